@@ -1,0 +1,48 @@
+/// Keeps one observation alive: cancel it, or let the last reference go, and the observation ends.
+///
+/// A token refers to what it observes *weakly*, so holding a token never keeps a model alive,
+/// and the model holds no reference to the token, so observing never keeps an observer alive.
+/// Keep tokens in the object that owns the observation (an array of tokens in a presenter is
+/// typical); when that object is deallocated its observations end with it.
+///
+/// Cancelling is immediate, even in the middle of a delivery: a cancelled observation's handler
+/// is not called again, not even for the change being delivered at that moment.
+public final class ObservationToken {
+    private weak var source: (any ObservationSource)?
+    private let id: ObservationID
+
+    /// Whether ``cancel()`` was called or the observed object went away.
+    public var isCancelled: Bool { source == nil }
+
+    init(source: any ObservationSource, id: ObservationID) {
+        self.source = source
+        self.id = id
+    }
+
+    /// Ends the observation. Calling it again does nothing.
+    public func cancel() {
+        guard let source else { return }
+        self.source = nil
+        source.removeObservation(id)
+    }
+
+    /// Lets the token go without ending the observation, for registrations whose lifetime
+    /// something else manages (a value stream ends its own).
+    func detach() {
+        source = nil
+    }
+
+    deinit {
+        cancel()
+    }
+}
+
+/// Something that hands out ``ObservationToken``s and can end the observation behind one.
+protocol ObservationSource: AnyObject {
+    /// Removes the observation with the given id; an unknown id is ignored.
+    func removeObservation(_ id: ObservationID)
+}
+
+/// Identifies one observation within its source; ids only grow, so lists stay sorted by id.
+@usableFromInline
+typealias ObservationID = Int

@@ -1,0 +1,105 @@
+// swift-tools-version: 6.2
+//
+// MVCLayers: the layers of an MVC app as separate modules, each importable on its own.
+// The manifest is a table of contents: one MARK per layer, each module beside its tests.
+// The import rules between the layers are in ARCHITECTURE.md and checked by ArchitectureTests.
+
+import PackageDescription
+
+/// Settings every target shares: the upcoming features that keep module boundaries honest.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "MVCLayers",
+    products: [
+        .library(name: "MVCObservation", targets: ["MVCObservation"]),
+        .library(name: "MVCModel", targets: ["MVCModel"]),
+        .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
+        .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
+        .executable(name: "switches", targets: ["switches"]),
+        .executable(name: "benchmarks", targets: ["benchmarks"]),
+    ],
+    targets: [
+        // MARK: Observation: per-property handlers, tokens, batching, keyed channels
+
+        .target(
+            name: "MVCObservation",
+            path: "Modules/Observation",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ObservationTests",
+            dependencies: ["MVCObservation"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Model: domain values and validation
+
+        .target(
+            name: "MVCModel",
+            dependencies: ["MVCObservation"],
+            path: "Modules/Model",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ModelTests",
+            dependencies: ["MVCModel", "MVCObservation"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Presenter: headless presenters, intents in, view-state out
+
+        .target(
+            name: "MVCPresenter",
+            dependencies: ["MVCModel", "MVCObservation"],
+            path: "Modules/Presenter",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MVCPresenterTesting",
+            dependencies: ["MVCPresenter", "MVCObservation"],
+            path: "Modules/PresenterTesting",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PresenterTests",
+            dependencies: ["MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Samples: the View layer, one executable per source post
+
+        .executableTarget(
+            name: "switches",
+            dependencies: ["MVCPresenter", "MVCModel", "MVCObservation"],
+            path: "Samples/Switches",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SampleTests",
+            dependencies: ["switches"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Architecture: the layering rules, checked
+
+        .testTarget(
+            name: "ArchitectureTests",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Benchmarks: `swift run -c release benchmarks`
+
+        .executableTarget(
+            name: "benchmarks",
+            dependencies: ["MVCObservation"],
+            path: "Benchmarks",
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
