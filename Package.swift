@@ -73,9 +73,14 @@ let package = Package(
 
         // MARK: Samples: the View layer, one executable per source post
 
+        .target(
+            name: "SampleSupport",
+            path: "Samples/Support",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "switches",
-            dependencies: ["MVCPresenter", "MVCModel", "MVCObservation"],
+            dependencies: ["MVCPresenter", "MVCModel", "MVCObservation", "SampleSupport"],
             path: "Samples/Switches",
             swiftSettings: strictSettings
         ),

@@ -1,1 +1,75 @@
-print("todo")
+// The Switches sample: two buttons, two switches, and a label that says which switch changed.
+// This file is the composition root: it builds the model, the presenter and the screen, and
+// feeds the presenter the user's commands.
+
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import SampleSupport
+
+let usage = """
+    USAGE: switches [--trace] [--help]
+
+    Two buttons toggle two switches; a label says which switch changed. Each switch is bound to its
+    own presenter method through MVCObservation (source post 000).
+
+    Interactive on a terminal (a prompt and 'help'); scripted when standard input is not a terminal:
+    one command per line, the screen printed after each command that changed it, errors on standard
+    error starting with 'error:', and exit status 1 if any command failed.
+
+    OPTIONS:
+      --trace   print each hop across a layer boundary as it happens
+      --help    show this help
+
+    COMMANDS:
+    \(SwitchesCommand.summary)
+    """
+
+let console = Console()
+let arguments: LaunchArguments
+do {
+    arguments = try LaunchArguments(Array(CommandLine.arguments.dropFirst()), knownFlags: ["--trace", "--help"])
+} catch {
+    console.printError("\(error)\n\(usage)")
+    exitProcess(usageExitStatus)
+}
+if arguments.contains("--help") {
+    console.print(usage)
+    exitProcess(0)
+}
+
+let tracer = arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+let model = SwitchesModel(tracer: tracer)
+let presenter = SwitchesPresenter(model: model, tracer: tracer)
+let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)
+
+if console.isInteractive {
+    console.print("Switches: press a or b to flip a switch. Type 'help' for the commands.")
+}
+screen.render()
+
+let status = CommandLoop(console: console).run { line in
+    let command: SwitchesCommand
+    do throws(SwitchesCommandError) {
+        command = try SwitchesCommand(parsing: line)
+    } catch {
+        return .failed(error.description)
+    }
+    switch command {
+    case .pressA:
+        tracer.record(from: .view, to: .presenter, "buttonATapped()")
+        presenter.buttonATapped()
+    case .pressB:
+        tracer.record(from: .view, to: .presenter, "buttonBTapped()")
+        presenter.buttonBTapped()
+    case .reset:
+        tracer.record(from: .view, to: .presenter, "resetTapped()")
+        presenter.resetTapped()
+    case .show: screen.render()
+    case .help: console.print(SwitchesCommand.summary)
+    case .quit: return .quit
+    }
+    screen.renderIfNeeded()
+    return .succeeded
+}
+exitProcess(status)

@@ -1,0 +1,72 @@
+/// What became of one command line.
+public enum CommandOutcome: Equatable, Sendable {
+    /// The command did what it was asked.
+    case succeeded
+    /// The command was refused or failed; the message says why and is shown as `error: ...`.
+    case failed(String)
+    /// The user asked to leave.
+    case quit
+}
+
+/// Reads commands one line at a time and hands each to the sample, until `quit` or end of input.
+///
+/// Blank lines and lines starting with `#` are skipped, so a script can carry comments. A failed
+/// command is reported on standard error and the loop goes on; the exit status says whether any
+/// command failed.
+@MainActor
+public struct CommandLoop {
+    private let console: Console
+    private let prompt: String
+
+    /// Creates a loop that reads from `console`, prompting with `prompt` when interactive.
+    public init(console: Console, prompt: String = "> ") {
+        self.console = console
+        self.prompt = prompt
+    }
+
+    /// Runs commands until `quit` or end of input.
+    ///
+    /// - Parameter handle: Performs one command line (trimmed, never blank).
+    /// - Returns: The process exit status: 1 if any command failed while scripted, otherwise 0.
+    public func run(_ handle: (String) -> CommandOutcome) -> Int32 {
+        var anyFailed = false
+        while let rawLine = console.readCommandLine(prompt: prompt) {
+            let line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            switch handle(line) {
+            case .succeeded:
+                continue
+            case .failed(let message):
+                console.printError(message)
+                anyFailed = true
+            case .quit:
+                return exitStatus(anyFailed: anyFailed)
+            }
+        }
+        return exitStatus(anyFailed: anyFailed)
+    }
+
+    private func exitStatus(anyFailed: Bool) -> Int32 {
+        anyFailed && !console.isInteractive ? 1 : 0
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (and a carriage return).
+    public func trimmingWhitespace() -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isBlank($0) }),
+            let last = lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Splits a command line into its first word and the rest of the line (trimmed, maybe empty).
+    public func splitCommand() -> (word: String, argument: String) {
+        let trimmed = trimmingWhitespace()
+        guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
+            return (trimmed, "")
+        }
+        return (String(trimmed[..<space]), String(trimmed[space...]).trimmingWhitespace())
+    }
+}

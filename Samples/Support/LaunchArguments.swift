@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A sample's command-line arguments: flags such as `--trace`, and options with a value such as
+/// `--store PATH`.
+public struct LaunchArguments: Sendable {
+    /// The flags given, without their leading dashes' meaning changed: `"--trace"`.
+    public private(set) var flags: Set<String> = []
+    /// The options given with their values: `["--store": "/tmp/a.json"]`.
+    public private(set) var values: [String: String] = [:]
+
+    /// Parses `arguments` (without the program name), accepting only the flags and options named.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name.
+    ///   - knownFlags: Flags that take no value, such as `--help`.
+    ///   - knownOptions: Options that take one value, given as `--name value` or `--name=value`.
+    /// - Throws: ``UsageError`` for an unknown argument or an option without its value.
+    public init(_ arguments: [String], knownFlags: Set<String>, knownOptions: Set<String> = []) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if knownFlags.contains(argument) {
+                flags.insert(argument)
+            } else if let equals = argument.firstIndex(of: "="),
+                knownOptions.contains(String(argument[..<equals]))
+            {
+                values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if knownOptions.contains(argument) {
+                guard let value = remaining.popFirst() else {
+                    throw UsageError(message: "\(argument) needs a value")
+                }
+                values[argument] = value
+            } else {
+                throw UsageError(message: "unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    /// Whether `flag` was given.
+    public func contains(_ flag: String) -> Bool {
+        flags.contains(flag)
+    }
+}
+
+/// A command line the sample cannot run; the message says what is wrong with it.
+public struct UsageError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public let message: String
+
+    /// Creates a usage error.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The message, as shown after `error:`.
+    public var description: String { message }
+}
+
+/// The exit status for a command line that cannot be run (`EX_USAGE`).
+public let usageExitStatus: Int32 = 64
+
+/// Ends the process with `status`, flushing standard output first.
+public func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+}
