@@ -1,0 +1,159 @@
+import MVCObservation
+import Testing
+
+@Suite("Changes made during a delivery")
+struct ReentrancyTests {
+    @Test("a change made by a handler is delivered after every handler of the current change")
+    func changeDuringDeliveryIsQueued() {
+        let counters = Counters()
+        let log = Log<String>()
+        let tokens = [
+            counters.first.observe { change in
+                log.append("first heard \(change.newValue ?? -1)")
+                counters.second.value = 100
+            },
+            counters.first.observe { change in
+                log.append("first again heard \(change.newValue ?? -1), second is \(counters.second.value)")
+            },
+            counters.second.observe { change in log.append("second heard \(change.newValue ?? -1)") },
+        ]
+
+        counters.first.value = 1
+
+        #expect(
+            log.items == [
+                "first heard 1",
+                "first again heard 1, second is 100",
+                "second heard 100",
+            ]
+        )
+        _ = tokens
+    }
+
+    @Test("a handler that changes its own property sees every change in order")
+    func handlerChangesOwnProperty() {
+        let property = ObservableProperty(0)
+        let log = Log<ObservedChange<Int>>()
+        let clamp = property.observe { change in
+            if let new = change.newValue, new > 10 { property.value = 10 }
+        }
+        let recorder = property.observe { log.append($0) }
+
+        property.value = 50
+
+        #expect(log.items == [.setting(0, 50), .setting(50, 10)])
+        #expect(property.value == 10)
+        _ = (clamp, recorder)
+    }
+
+    @Test("a handler that cancels its own observation is not called again")
+    func handlerCancelsItself() {
+        let property = ObservableProperty(0)
+        let log = Log<Int?>()
+        var token: ObservationToken?
+        token = property.observe { change in
+            log.append(change.newValue)
+            token?.cancel()
+        }
+
+        property.value = 1
+        property.value = 2
+
+        #expect(log.items == [1])
+        #expect(property.observationCount == 0)
+    }
+
+    @Test("a handler that cancels a later observation stops it from hearing the current change")
+    func handlerCancelsAnother() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var later: ObservationToken?
+        let earlier = property.observe { _ in
+            log.append("earlier")
+            later?.cancel()
+        }
+        later = property.observe { _ in log.append("later") }
+
+        property.value = 1
+
+        #expect(log.items == ["earlier"])
+        #expect(property.observationCount == 1)
+        _ = earlier
+    }
+
+    @Test("a handler that cancels an earlier observation leaves the current delivery to the rest")
+    func handlerCancelsEarlier() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        let earlier = property.observe { _ in log.append("earlier") }
+        let middle = property.observe { _ in
+            log.append("middle")
+            earlier.cancel()
+        }
+        let last = property.observe { _ in log.append("last") }
+
+        property.value = 1
+        property.value = 2
+
+        #expect(log.items == ["earlier", "middle", "last", "middle", "last"])
+        _ = (middle, last)
+    }
+
+    @Test("an observation added during a delivery hears the next change, not the current one")
+    func handlerAddsObservation() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var added: [ObservationToken] = []
+        let adder = property.observe { change in
+            log.append("adder heard \(change.newValue ?? -1)")
+            if added.isEmpty {
+                added.append(property.observe { log.append("added heard \($0.newValue ?? -1)") })
+            }
+        }
+
+        property.value = 1
+        property.value = 2
+
+        #expect(log.items == ["adder heard 1", "adder heard 2", "added heard 2"])
+        _ = adder
+    }
+
+    @Test("an observation added during a delivery with the initial option hears the current value at once")
+    func handlerAddsInitialObservation() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var added: [ObservationToken] = []
+        let adder = property.observe { _ in
+            log.append("adder")
+            if added.isEmpty {
+                added.append(property.observe(options: [.initial, .new]) { log.append("added \($0.kind)") })
+            }
+        }
+
+        property.value = 1
+
+        #expect(log.items == ["adder", "added initial"])
+        _ = adder
+    }
+
+    @Test("a batch made by a handler is delivered after the current change")
+    func batchInsideHandler() {
+        let counters = Counters()
+        let log = Log<String>()
+        let tokens = [
+            counters.first.observe { _ in
+                counters.changes.batch {
+                    counters.second.value = 1
+                    counters.second.value = 2
+                }
+                log.append("first handler done")
+            },
+            counters.second.observe { log.append("second \($0.oldValue ?? -1)→\($0.newValue ?? -1)") },
+        ]
+
+        counters.first.value = 1
+
+        #expect(log.items == ["first handler done", "second 0→2"])
+        _ = tokens
+    }
+}

@@ -1,0 +1,96 @@
+import MVCObservation
+import Testing
+
+@Suite("Observation tokens and lifetimes")
+struct TokenTests {
+    @Test("cancelling a token ends its observation")
+    func cancelEnds() {
+        let property = ObservableProperty(0)
+        let log = Log<Int?>()
+        let token = property.observe { log.append($0.newValue) }
+
+        property.value = 1
+        token.cancel()
+        property.value = 2
+
+        #expect(log.items == [1])
+        #expect(token.isCancelled)
+        #expect(property.observationCount == 0)
+    }
+
+    @Test("cancelling twice is harmless")
+    func cancelTwice() {
+        let property = ObservableProperty(0)
+        let token = property.observe { _ in }
+
+        token.cancel()
+        token.cancel()
+
+        #expect(property.observationCount == 0)
+    }
+
+    @Test("releasing the last reference to a token ends its observation")
+    func releaseEnds() {
+        let property = ObservableProperty(0)
+        let log = Log<Int?>()
+        var token: ObservationToken? = property.observe { log.append($0.newValue) }
+
+        property.value = 1
+        token = nil
+        property.value = 2
+
+        #expect(log.items == [1])
+        #expect(property.observationCount == 0)
+        #expect(token == nil)
+    }
+
+    @Test("a token does not keep the observed property alive")
+    func tokenDoesNotRetainModel() {
+        var counters: Counters? = Counters()
+        weak let weakCounters = counters
+        weak let weakProperty = counters?.first
+        let token = counters?.first.observe { _ in }
+
+        counters = nil
+
+        #expect(weakCounters == nil)
+        #expect(weakProperty == nil)
+        #expect(token?.isCancelled == true)
+    }
+
+    @Test("a model does not keep an observer alive that captures itself weakly")
+    func modelDoesNotRetainObserver() {
+        final class Observer {
+            var token: ObservationToken?
+            var seen = 0
+            init(_ property: ObservableProperty<Int>) {
+                token = property.observe { [weak self] _ in self?.seen += 1 }
+            }
+        }
+        let property = ObservableProperty(0)
+        var observer: Observer? = Observer(property)
+        weak let weakObserver = observer
+        property.value = 1
+        #expect(observer?.seen == 1)
+
+        observer = nil
+
+        #expect(weakObserver == nil)
+        #expect(property.observationCount == 0)
+    }
+
+    @Test("a handler is released when its observation ends")
+    func handlerReleasedOnCancel() {
+        final class Captured {}
+        let property = ObservableProperty(0)
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        let token = captured.map { object in property.observe { _ in _ = object } }
+        captured = nil
+        #expect(weakCaptured != nil)
+
+        token?.cancel()
+
+        #expect(weakCaptured == nil)
+    }
+}
