@@ -1,0 +1,166 @@
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCPresenterTesting
+import Synchronization
+import Testing
+
+@MainActor
+@Suite("The switches presenter")
+struct SwitchesPresenterTests {
+    /// The view-state with the given switches and label.
+    private func screen(_ label: String, a: Bool = false, b: Bool = false) -> SwitchesViewState {
+        SwitchesViewState(
+            label: label,
+            buttonA: .init(title: "A", isOn: a),
+            buttonB: .init(title: "B", isOn: b)
+        )
+    }
+
+    @Test("pressing A, then B, then A again walks the screen through each state once")
+    func pressButtons() {
+        let presenter = SwitchesPresenter(model: SwitchesModel())
+        let recorder = ViewStateRecorder(presenter)
+
+        presenter.buttonATapped()
+        presenter.buttonBTapped()
+        presenter.buttonATapped()
+
+        #expect(
+            recorder.timeline == [
+                screen(SwitchesViewState.initialLabel),
+                screen("Switch A turned on.", a: true),
+                screen("Switch B turned on.", a: true, b: true),
+                screen("Switch A turned off.", b: true),
+            ]
+        )
+    }
+
+    @Test("reset reports each switch that was on, one state per switch, and nothing more")
+    func resetTimeline() {
+        let presenter = SwitchesPresenter(model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true))
+        let recorder = ViewStateRecorder(presenter)
+
+        presenter.resetTapped()
+        presenter.resetTapped()
+
+        #expect(
+            recorder.timeline == [
+                screen(SwitchesViewState.initialLabel, a: true, b: true),
+                screen("Switch A turned off.", b: true),
+                screen("Switch B turned off."),
+            ]
+        )
+    }
+
+    @Test("a change made to the model elsewhere reaches the screen too")
+    func followsModel() {
+        let model = SwitchesModel()
+        let presenter = SwitchesPresenter(model: model)
+        let recorder = ViewStateRecorder(presenter)
+
+        model.isSwitchBOn.value = true
+
+        #expect(
+            recorder.takeNewStates() == [
+                screen(SwitchesViewState.initialLabel),
+                screen("Switch B turned on.", b: true),
+            ]
+        )
+        #expect(recorder.takeNewStates() == [])
+        #expect(recorder.latest == screen("Switch B turned on.", b: true))
+    }
+
+    @Test("taking new states hands over each state once, in order")
+    func takeNewStatesStepByStep() {
+        let presenter = SwitchesPresenter(model: SwitchesModel())
+        let recorder = ViewStateRecorder(presenter)
+        #expect(recorder.takeNewStates() == [screen(SwitchesViewState.initialLabel)])
+
+        presenter.buttonATapped()
+        #expect(recorder.takeNewStates() == [screen("Switch A turned on.", a: true)])
+
+        presenter.buttonBTapped()
+        presenter.buttonBTapped()
+        #expect(
+            recorder.takeNewStates() == [
+                screen("Switch B turned on.", a: true, b: true),
+                screen("Switch B turned off.", a: true),
+            ]
+        )
+    }
+
+    @Test("a press travels view → presenter → model → observation → presenter, and is traced in that order")
+    func traceOrder() {
+        let hops = Mutex<[String]>([])
+        let tracer = HopTracer { hop in hops.withLock { $0.append(hop.description) } }
+        let presenter = SwitchesPresenter(model: SwitchesModel(tracer: tracer), tracer: tracer)
+
+        presenter.buttonATapped()
+
+        #expect(
+            hops.withLock { $0 } == [
+                "presenter → model: isSwitchAOn = on",
+                "model → observation: isSwitchAOn changed to on",
+                "observation → presenter: switchAChanged(on)",
+            ]
+        )
+    }
+}
+
+@MainActor
+@Suite("Switches lifetimes")
+struct SwitchesLifetimeTests {
+    @Test("a released presenter is deallocated and its observations of the model end")
+    func presenterDeallocates() {
+        let model = SwitchesModel()
+        let observationsBefore = model.isSwitchAOn.observationCount
+        var presenter: SwitchesPresenter? = SwitchesPresenter(model: model)
+        weak let weakPresenter = presenter
+        #expect(model.isSwitchAOn.observationCount == observationsBefore + 1)
+
+        presenter = nil
+
+        #expect(weakPresenter == nil)
+        #expect(model.isSwitchAOn.observationCount == observationsBefore)
+        model.isSwitchAOn.value = true
+    }
+
+    @Test("presenter, model and recorder are all deallocated once the test lets go")
+    func nothingLeaks() {
+        weak var weakModel: SwitchesModel?
+        weak var weakPresenter: SwitchesPresenter?
+        weak var weakRecorder: ViewStateRecorder<SwitchesPresenter>?
+        do {
+            let model = SwitchesModel()
+            let presenter = SwitchesPresenter(model: model)
+            let recorder = ViewStateRecorder(presenter)
+            presenter.buttonATapped()
+            presenter.resetTapped()
+            weakModel = model
+            weakPresenter = presenter
+            weakRecorder = recorder
+            #expect(recorder.timeline.count == 3)
+        }
+
+        #expect(weakRecorder == nil)
+        #expect(weakPresenter == nil)
+        #expect(weakModel == nil)
+    }
+
+    @Test("the presenter keeps its model alive for as long as it presents it")
+    func presenterKeepsModel() {
+        weak var weakModel: SwitchesModel?
+        let presenter: SwitchesPresenter
+        do {
+            let model = SwitchesModel()
+            weakModel = model
+            presenter = SwitchesPresenter(model: model)
+        }
+
+        presenter.buttonATapped()
+
+        #expect(weakModel != nil)
+        #expect(presenter.viewState.buttonA.isOn)
+    }
+}
