@@ -1,0 +1,129 @@
+import Testing
+
+@Suite("The layering rules")
+struct ArchitectureTests {
+    @Test("every module depends on and imports only what its layer allows")
+    func packageFollowsTheRules() throws {
+        let modules = try PackageReader.modules()
+
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
+
+        #expect(violations == [], "\(violations.map(\.description).joined(separator: "\n"))")
+        #expect(modules.contains { $0.name == "MVCObservation" }, "the manifest was not read")
+    }
+
+    @Test("every library layer is a product of its own, so a user can depend on it alone")
+    func eachLayerIsAProduct() throws {
+        let products = try PackageReader.libraryProducts()
+        let modules = Set(try PackageReader.modules().map(\.name))
+
+        for case (let module, .layer) in LayerRules.table where modules.contains(module) {
+            #expect(products[module] == [module], "\(module) is not a library product of its own")
+        }
+    }
+
+    @Test("the import scanner sees every form of import")
+    func importScanner() {
+        let source = #"""
+            import Foundation
+            public import MVCModel
+            @testable import MVCStore
+            @preconcurrency internal import MVCObservation
+            import struct MVCPresenter.SwitchesViewState
+            // import MVCDelegates is only a comment
+            let important = 1
+            let text = """
+                import MVCDelegates inside a string literal
+                """
+            """#
+
+        #expect(
+            PackageReader.importedModules(in: source)
+                == ["Foundation", "MVCModel", "MVCStore", "MVCObservation", "MVCPresenter"]
+        )
+    }
+}
+
+@Suite("The layering check can fail")
+struct LayeringCheckTests {
+    private func module(
+        _ name: String,
+        declares: Set<String> = [],
+        imports: [String] = [],
+        isTest: Bool = false
+    ) -> ModuleFacts {
+        ModuleFacts(
+            name: name,
+            isTest: isTest,
+            declaredDependencies: declares,
+            imports: imports.map { ModuleFacts.Import(module: $0, file: "Modules/\(name)/File.swift") }
+        )
+    }
+
+    private let sound: [ModuleFacts] = [
+        ModuleFacts(name: "MVCObservation", isTest: false, declaredDependencies: [], imports: []),
+        ModuleFacts(
+            name: "MVCModel",
+            isTest: false,
+            declaredDependencies: ["MVCObservation"],
+            imports: [.init(module: "MVCObservation", file: "Modules/Model/A.swift")]
+        ),
+        ModuleFacts(name: "MVCPresenter", isTest: false, declaredDependencies: ["MVCModel"], imports: []),
+    ]
+
+    @Test("a sound graph has no violations")
+    func soundGraph() {
+        #expect(LayeringCheck.violations(in: sound, rules: LayerRules.table) == [])
+    }
+
+    @Test("a model that depends on and imports the presenter layer above it is caught twice")
+    func upwardDependency() {
+        let modules = [sound[0], module("MVCModel", declares: ["MVCPresenter"], imports: ["MVCPresenter"]), sound[2]]
+
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
+
+        #expect(
+            violations.map(\.description) == [
+                "MVCModel depends on MVCPresenter; it may depend only on MVCObservation",
+                "Modules/MVCModel/File.swift imports MVCPresenter; MVCModel may import only MVCObservation",
+            ]
+        )
+    }
+
+    @Test("an import of a dependency's dependency that is not declared is caught")
+    func undeclaredTransitiveImport() {
+        let modules = [sound[0], sound[1], module("MVCPresenter", declares: ["MVCModel"], imports: ["MVCObservation"])]
+
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
+
+        #expect(
+            violations.map(\.description) == [
+                "Modules/MVCPresenter/File.swift imports MVCObservation, which MVCPresenter does not declare as a dependency"
+            ]
+        )
+    }
+
+    @Test("a library that depends on a sample, a module missing from the table, and a singleton are caught")
+    func otherViolations() {
+        var presenter = module("MVCPresenter", declares: ["switches"])
+        presenter.singletonFiles = ["Modules/Presenter/Shared.swift"]
+        let modules = [sound[0], sound[1], presenter, module("switches"), module("MVCExtras")]
+
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table).map(\.description)
+
+        #expect(violations.contains("MVCPresenter depends on switches, a sample or tool; nothing but tests may"))
+        #expect(violations.contains("MVCExtras is not in the layer table; add it to DESIGN.md and LayerRules"))
+        #expect(violations.contains("Modules/Presenter/Shared.swift declares a shared singleton; inject it instead"))
+    }
+
+    @Test("samples may depend on their support code, and tests on samples")
+    func testsMayUseSamples() {
+        let modules = [
+            module("SampleSupport"),
+            module("switches", declares: ["SampleSupport"], imports: ["SampleSupport"]),
+            module("SampleTests", declares: ["switches"], isTest: true),
+        ]
+
+        #expect(LayeringCheck.violations(in: modules, rules: LayerRules.table) == [])
+    }
+}

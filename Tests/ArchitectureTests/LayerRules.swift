@@ -1,0 +1,25 @@
+/// DESIGN.md's import table, as data: which project modules each module may depend on and import.
+enum LayerRule: Equatable {
+    /// A library layer: it may depend on these project modules and no others.
+    case layer(mayImport: Set<String>)
+    /// The View (samples and their support code) and tooling (benchmarks): anything goes, since
+    /// they are composition roots. Nothing may depend on them except tests.
+    case composition
+}
+
+enum LayerRules {
+    /// The rules of this package, one per non-test module.
+    static let table: [String: LayerRule] = [
+        "MVCObservation": .layer(mayImport: []),
+        "MVCModel": .layer(mayImport: ["MVCObservation"]),
+        "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation"]),
+        "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore"]),
+        "MVCPresenter": .layer(mayImport: ["MVCModel", "MVCObservation", "MVCStore", "MVCDelegates"]),
+        "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
+        "SampleSupport": .composition,
+        "switches": .composition,
+        "avatars": .composition,
+        "attractions": .composition,
+        "benchmarks": .composition,
+    ]
+}

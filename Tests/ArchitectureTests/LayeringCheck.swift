@@ -1,0 +1,70 @@
+/// A break of the layering rules, described so that the fix is obvious.
+struct Violation: Equatable, CustomStringConvertible {
+    var description: String
+}
+
+/// Compares modules with the rules: a pure function, so the checks themselves can be tested.
+enum LayeringCheck {
+    /// Every way `modules` break `rules`.
+    ///
+    /// - Parameters:
+    ///   - modules: The package's modules (test modules included).
+    ///   - rules: What each non-test module may depend on.
+    static func violations(in modules: [ModuleFacts], rules: [String: LayerRule]) -> [Violation] {
+        let projectModules = Set(modules.map(\.name))
+        var found: [Violation] = []
+        for module in modules {
+            let importedProjectModules = module.imports.filter { projectModules.contains($0.module) }
+            for imported in importedProjectModules where !module.declaredDependencies.contains(imported.module) {
+                found.append(
+                    Violation(
+                        description:
+                            "\(imported.file) imports \(imported.module), which \(module.name) does not declare as a dependency"
+                    )
+                )
+            }
+            for dependency in module.declaredDependencies.sorted()
+            where rules[dependency] == .composition && rules[module.name] != .composition {
+                guard !module.isTest else { continue }
+                found.append(
+                    Violation(description: "\(module.name) depends on \(dependency), a sample or tool; nothing but tests may")
+                )
+            }
+            guard !module.isTest else { continue }
+            switch rules[module.name] {
+            case nil:
+                found.append(
+                    Violation(
+                        description: "\(module.name) is not in the layer table; add it to DESIGN.md and LayerRules"
+                    )
+                )
+            case .composition:
+                continue
+            case .layer(let allowed):
+                for dependency in module.declaredDependencies.sorted() where !allowed.contains(dependency) {
+                    found.append(
+                        Violation(
+                            description: "\(module.name) depends on \(dependency); it may depend only on \(describe(allowed))"
+                        )
+                    )
+                }
+                for imported in importedProjectModules where !allowed.contains(imported.module) {
+                    found.append(
+                        Violation(
+                            description:
+                                "\(imported.file) imports \(imported.module); \(module.name) may import only \(describe(allowed))"
+                        )
+                    )
+                }
+                for file in module.singletonFiles {
+                    found.append(Violation(description: "\(file) declares a shared singleton; inject it instead"))
+                }
+            }
+        }
+        return found
+    }
+
+    private static func describe(_ modules: Set<String>) -> String {
+        modules.isEmpty ? "no project module" : modules.sorted().joined(separator: ", ")
+    }
+}

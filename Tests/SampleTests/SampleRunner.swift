@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// What a sample printed and how it exited.
+struct SampleRun {
+    var output: String
+    var errors: String
+    var status: Int32
+
+    /// Standard output split into lines, without the final empty one.
+    var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    /// Standard error split into lines, without the final empty one.
+    var errorLines: [String] { errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+}
+
+/// Runs a sample executable as a user would: arguments, a script on standard input.
+enum SampleRunner {
+    enum Failure: Error, CustomStringConvertible {
+        case executableNotFound(String, searched: [String])
+
+        var description: String {
+            switch self {
+            case .executableNotFound(let name, let searched):
+                "cannot find the '\(name)' executable; looked in \(searched.joined(separator: ", "))"
+            }
+        }
+    }
+
+    /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal).
+    static func run(_ name: String, _ arguments: [String] = [], script: String = "") throws -> SampleRun {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sample-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appending(path: "stdin")
+        let output = folder.appending(path: "stdout")
+        let errors = folder.appending(path: "stderr")
+        try Data(script.utf8).write(to: input)
+        try Data().write(to: output)
+        try Data().write(to: errors)
+
+        let process = Process()
+        process.executableURL = try executable(named: name)
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.waitUntilExit()
+
+        return SampleRun(
+            output: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errors), as: UTF8.self),
+            status: process.terminationStatus
+        )
+    }
+
+    /// The built executable: it sits in the build folder beside the test binary.
+    static func executable(named name: String) throws -> URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var searched: [String] = []
+        for _ in 0..<5 {
+            let candidate = folder.appending(path: name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            searched.append(folder.path)
+            folder.deleteLastPathComponent()
+        }
+        throw Failure.executableNotFound(name, searched: searched)
+    }
+}
