@@ -101,10 +101,11 @@ let package = Package(
 
         .executableTarget(
             name: "benchmarks",
-            dependencies: ["MVCObservation"],
-            path: "Benchmarks",
+            dependencies: ["MVCObservation", "HeapStatistics"],
+            path: "Benchmarks/Suite",
             swiftSettings: strictSettings
         ),
+        .target(name: "HeapStatistics", path: "Benchmarks/HeapStatistics"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,9 @@ public struct LaunchArguments: Sendable {
     ///   - knownFlags: Flags that take no value, such as `--help`.
     ///   - knownOptions: Options that take one value, given as `--name value` or `--name=value`.
     /// - Throws: ``UsageError`` for an unknown argument or an option without its value.
-    public init(_ arguments: [String], knownFlags: Set<String>, knownOptions: Set<String> = []) throws {
+    public init(_ arguments: [String], knownFlags: Set<String>, knownOptions: Set<String> = [])
+        throws
+    {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if knownFlags.contains(argument) {
@@ -29,7 +31,8 @@ public struct LaunchArguments: Sendable {
             } else if let equals = argument.firstIndex(of: "="),
                 knownOptions.contains(String(argument[..<equals]))
             {
-                values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+                values[String(argument[..<equals])] = String(
+                    argument[argument.index(after: equals)...])
             } else if knownOptions.contains(argument) {
                 guard let value = remaining.popFirst() else {
                     throw UsageError(message: "\(argument) needs a value")

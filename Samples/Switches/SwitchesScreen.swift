@@ -37,7 +37,9 @@ final class SwitchesScreen {
         console.print(Self.text(for: presenter.viewState))
     }
 
-    /// The screen as one line: `[A: on ] [B: off]  Switch A turned on.`
+    /// The screen as one line.
+    ///
+    /// For example: `[A: on ] [B: off]  Switch A turned on.`
     static func text(for state: SwitchesViewState) -> String {
         "\(text(for: state.buttonA)) \(text(for: state.buttonB))  \(state.label)"
     }

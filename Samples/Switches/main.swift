@@ -28,7 +28,8 @@ let usage = """
 let console = Console()
 let arguments: LaunchArguments
 do {
-    arguments = try LaunchArguments(Array(CommandLine.arguments.dropFirst()), knownFlags: ["--trace", "--help"])
+    arguments = try LaunchArguments(
+        Array(CommandLine.arguments.dropFirst()), knownFlags: ["--trace", "--help"])
 } catch {
     console.printError("\(error)\n\(usage)")
     exitProcess(usageExitStatus)
@@ -38,7 +39,8 @@ if arguments.contains("--help") {
     exitProcess(0)
 }
 
-let tracer = arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+let tracer =
+    arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
 let model = SwitchesModel(tracer: tracer)
 let presenter = SwitchesPresenter(model: model, tracer: tracer)
 let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)

@@ -56,7 +56,9 @@ struct LayeringCheckTests {
             name: name,
             isTest: isTest,
             declaredDependencies: declares,
-            imports: imports.map { ModuleFacts.Import(module: $0, file: "Modules/\(name)/File.swift") }
+            imports: imports.map {
+                ModuleFacts.Import(module: $0, file: "Modules/\(name)/File.swift")
+            }
         )
     }
 
@@ -68,7 +70,8 @@ struct LayeringCheckTests {
             declaredDependencies: ["MVCObservation"],
             imports: [.init(module: "MVCObservation", file: "Modules/Model/A.swift")]
         ),
-        ModuleFacts(name: "MVCPresenter", isTest: false, declaredDependencies: ["MVCModel"], imports: []),
+        ModuleFacts(
+            name: "MVCPresenter", isTest: false, declaredDependencies: ["MVCModel"], imports: []),
     ]
 
     @Test("a sound graph has no violations")
@@ -78,7 +81,10 @@ struct LayeringCheckTests {
 
     @Test("a model that depends on and imports the presenter layer above it is caught twice")
     func upwardDependency() {
-        let modules = [sound[0], module("MVCModel", declares: ["MVCPresenter"], imports: ["MVCPresenter"]), sound[2]]
+        let modules = [
+            sound[0], module("MVCModel", declares: ["MVCPresenter"], imports: ["MVCPresenter"]),
+            sound[2],
+        ]
 
         let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
 
@@ -92,7 +98,10 @@ struct LayeringCheckTests {
 
     @Test("an import of a dependency's dependency that is not declared is caught")
     func undeclaredTransitiveImport() {
-        let modules = [sound[0], sound[1], module("MVCPresenter", declares: ["MVCModel"], imports: ["MVCObservation"])]
+        let modules = [
+            sound[0], sound[1],
+            module("MVCPresenter", declares: ["MVCModel"], imports: ["MVCObservation"]),
+        ]
 
         let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
 
@@ -103,17 +112,26 @@ struct LayeringCheckTests {
         )
     }
 
-    @Test("a library that depends on a sample, a module missing from the table, and a singleton are caught")
+    @Test(
+        "a library that depends on a sample, a module missing from the table, and a singleton are caught"
+    )
     func otherViolations() {
         var presenter = module("MVCPresenter", declares: ["switches"])
         presenter.singletonFiles = ["Modules/Presenter/Shared.swift"]
         let modules = [sound[0], sound[1], presenter, module("switches"), module("MVCExtras")]
 
-        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table).map(\.description)
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table).map(
+            \.description)
 
-        #expect(violations.contains("MVCPresenter depends on switches, a sample or tool; nothing but tests may"))
-        #expect(violations.contains("MVCExtras is not in the layer table; add it to DESIGN.md and LayerRules"))
-        #expect(violations.contains("Modules/Presenter/Shared.swift declares a shared singleton; inject it instead"))
+        #expect(
+            violations.contains(
+                "MVCPresenter depends on switches, a sample or tool; nothing but tests may"))
+        #expect(
+            violations.contains(
+                "MVCExtras is not in the layer table; add it to DESIGN.md and LayerRules"))
+        #expect(
+            violations.contains(
+                "Modules/Presenter/Shared.swift declares a shared singleton; inject it instead"))
     }
 
     @Test("samples may depend on their support code, and tests on samples")

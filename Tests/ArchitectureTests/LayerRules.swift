@@ -14,12 +14,15 @@ enum LayerRules {
         "MVCModel": .layer(mayImport: ["MVCObservation"]),
         "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore"]),
-        "MVCPresenter": .layer(mayImport: ["MVCModel", "MVCObservation", "MVCStore", "MVCDelegates"]),
+        "MVCPresenter": .layer(mayImport: [
+            "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates",
+        ]),
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,
         "switches": .composition,
         "avatars": .composition,
         "attractions": .composition,
         "benchmarks": .composition,
+        "HeapStatistics": .composition,
     ]
 }

@@ -14,8 +14,11 @@ enum LayeringCheck {
         let projectModules = Set(modules.map(\.name))
         var found: [Violation] = []
         for module in modules {
-            let importedProjectModules = module.imports.filter { projectModules.contains($0.module) }
-            for imported in importedProjectModules where !module.declaredDependencies.contains(imported.module) {
+            let importedProjectModules = module.imports.filter {
+                projectModules.contains($0.module)
+            }
+            for imported in importedProjectModules
+            where !module.declaredDependencies.contains(imported.module) {
                 found.append(
                     Violation(
                         description:
@@ -27,7 +30,10 @@ enum LayeringCheck {
             where rules[dependency] == .composition && rules[module.name] != .composition {
                 guard !module.isTest else { continue }
                 found.append(
-                    Violation(description: "\(module.name) depends on \(dependency), a sample or tool; nothing but tests may")
+                    Violation(
+                        description:
+                            "\(module.name) depends on \(dependency), a sample or tool; nothing but tests may"
+                    )
                 )
             }
             guard !module.isTest else { continue }
@@ -35,16 +41,19 @@ enum LayeringCheck {
             case nil:
                 found.append(
                     Violation(
-                        description: "\(module.name) is not in the layer table; add it to DESIGN.md and LayerRules"
+                        description:
+                            "\(module.name) is not in the layer table; add it to DESIGN.md and LayerRules"
                     )
                 )
             case .composition:
                 continue
             case .layer(let allowed):
-                for dependency in module.declaredDependencies.sorted() where !allowed.contains(dependency) {
+                for dependency in module.declaredDependencies.sorted()
+                where !allowed.contains(dependency) {
                     found.append(
                         Violation(
-                            description: "\(module.name) depends on \(dependency); it may depend only on \(describe(allowed))"
+                            description:
+                                "\(module.name) depends on \(dependency); it may depend only on \(describe(allowed))"
                         )
                     )
                 }
@@ -57,7 +66,9 @@ enum LayeringCheck {
                     )
                 }
                 for file in module.singletonFiles {
-                    found.append(Violation(description: "\(file) declares a shared singleton; inject it instead"))
+                    found.append(
+                        Violation(
+                            description: "\(file) declares a shared singleton; inject it instead"))
                 }
             }
         }

@@ -73,7 +73,8 @@ enum PackageReader {
         }
         var libraries: [String: [String]] = [:]
         for product in products {
-            guard let name = product["name"] as? String, let type = product["type"] as? [String: Any],
+            guard let name = product["name"] as? String,
+                let type = product["type"] as? [String: Any],
                 type["library"] != nil
             else { continue }
             libraries[name] = product["targets"] as? [String] ?? []
@@ -88,13 +89,18 @@ enum PackageReader {
             "public", "package", "internal", "private", "fileprivate", "@testable", "@_exported",
             "@preconcurrency", "@_implementationOnly",
         ]
-        let kinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "let", "var"]
+        let kinds: Set<String> = [
+            "struct", "class", "enum", "protocol", "typealias", "func", "let", "var",
+        ]
         var isInsideMultilineString = false
         return source.split(whereSeparator: \.isNewline).compactMap { line in
             // An import-looking line inside a multi-line string literal is text, not an import.
-            if line.components(separatedBy: "\"\"\"").count % 2 == 0 { isInsideMultilineString.toggle() }
+            if line.components(separatedBy: "\"\"\"").count % 2 == 0 {
+                isInsideMultilineString.toggle()
+            }
             guard !isInsideMultilineString else { return nil }
-            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[...]
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[
+                ...]
             while let first = words.first, modifiers.contains(first) { words.removeFirst() }
             guard words.popFirst() == "import", var path = words.popFirst() else { return nil }
             if kinds.contains(path), let next = words.popFirst() { path = next }
@@ -111,7 +117,9 @@ enum PackageReader {
         let dependencies = (target["dependencies"] as? [[String: Any]]) ?? []
         return dependencies.compactMap { dependency in
             for kind in ["byName", "target"] {
-                if let parts = dependency[kind] as? [Any], let name = parts.first as? String { return name }
+                if let parts = dependency[kind] as? [Any], let name = parts.first as? String {
+                    return name
+                }
             }
             return nil
         }
@@ -120,10 +128,14 @@ enum PackageReader {
     private static func dumpPackage() throws -> [String: Any] {
         // A scratch folder of its own, so that this does not wait for the lock of the build
         // that is running these tests.
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "mvclayers-dump-package")
+        let scratch = FileManager.default.temporaryDirectory.appending(
+            path: "mvclayers-dump-package")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", packageRoot.path, "--scratch-path", scratch.path, "dump-package"]
+        process.arguments = [
+            "swift", "package", "--package-path", packageRoot.path, "--scratch-path", scratch.path,
+            "dump-package",
+        ]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -145,7 +157,10 @@ enum PackageReader {
     }
 
     private static func swiftFiles(under folder: URL) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: nil)
+        else {
             return []
         }
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }

@@ -20,8 +20,12 @@ struct SwitchesModelTests {
         let model = SwitchesModel(isSwitchAOn: true, isSwitchBOn: true)
         var heard: [String] = []
         let tokens = [
-            model.isSwitchAOn.observe { heard.append("A \($0.oldValue == true)→\($0.newValue == true)") },
-            model.isSwitchBOn.observe { heard.append("B \($0.oldValue == true)→\($0.newValue == true)") },
+            model.isSwitchAOn.observe {
+                heard.append("A \($0.oldValue == true)→\($0.newValue == true)")
+            },
+            model.isSwitchBOn.observe {
+                heard.append("B \($0.oldValue == true)→\($0.newValue == true)")
+            },
         ]
 
         model.reset()
@@ -45,12 +49,14 @@ struct SwitchesModelTests {
     @Test("each change leaving the model is traced before observers hear it")
     func tracesChanges() {
         let hops = Mutex<[String]>([])
-        let model = SwitchesModel(tracer: HopTracer { hop in hops.withLock { $0.append(hop.description) } })
+        let model = SwitchesModel(
+            tracer: HopTracer { hop in hops.withLock { $0.append(hop.description) } })
         let token = model.isSwitchAOn.observe { _ in hops.withLock { $0.append("observer") } }
 
         model.isSwitchAOn.value = true
 
-        #expect(hops.withLock { $0 } == ["model → observation: isSwitchAOn changed to on", "observer"])
+        #expect(
+            hops.withLock { $0 } == ["model → observation: isSwitchAOn changed to on", "observer"])
         _ = token
     }
 }

@@ -3,13 +3,19 @@ import Testing
 
 @Suite("Batching changes")
 struct BatchingTests {
-    @Test("changes in a batch reach each handler once, after the batch, with the values before and after it")
+    @Test(
+        "changes in a batch reach each handler once, after the batch, with the values before and after it"
+    )
     func onceAfterBatch() {
         let counters = Counters()
         let log = Log<String>()
         let tokens = [
-            counters.first.observe { log.append("first \($0.oldValue ?? -1)→\($0.newValue ?? -1)") },
-            counters.second.observe { log.append("second \($0.oldValue ?? -1)→\($0.newValue ?? -1)") },
+            counters.first.observe {
+                log.append("first \($0.oldValue ?? -1)→\($0.newValue ?? -1)")
+            },
+            counters.second.observe {
+                log.append("second \($0.oldValue ?? -1)→\($0.newValue ?? -1)")
+            },
         ]
 
         counters.changes.batch {

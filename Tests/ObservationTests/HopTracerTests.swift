@@ -12,7 +12,10 @@ struct HopTracerTests {
         tracer.record(from: .view, to: .presenter, "buttonATapped()")
         tracer.record(from: .presenter, to: .model, "isSwitchAOn = on")
 
-        #expect(hops.withLock { $0 } == ["view → presenter: buttonATapped()", "presenter → model: isSwitchAOn = on"])
+        #expect(
+            hops.withLock { $0 } == [
+                "view → presenter: buttonATapped()", "presenter → model: isSwitchAOn = on",
+            ])
     }
 
     @Test("a disabled tracer does not build its messages")

@@ -57,14 +57,16 @@ struct PropertyObservationTests {
         _ = token
     }
 
-    @Test("the prior option delivers a notice before the change, while the old value is still stored")
+    @Test(
+        "the prior option delivers a notice before the change, while the old value is still stored")
     func priorOption() {
         let property = ObservableProperty(1)
         let log = Log<String>()
         let token = property.observe(options: [.prior, .old, .new]) { change in
             switch change.kind {
             case .prior: log.append("prior old=\(change.oldValue ?? -1) stored=\(property.value)")
-            case .setting: log.append("after old=\(change.oldValue ?? -1) new=\(change.newValue ?? -1)")
+            case .setting:
+                log.append("after old=\(change.oldValue ?? -1) new=\(change.newValue ?? -1)")
             case .initial: log.append("initial")
             }
         }

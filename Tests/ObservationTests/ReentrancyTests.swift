@@ -13,9 +13,12 @@ struct ReentrancyTests {
                 counters.second.value = 100
             },
             counters.first.observe { change in
-                log.append("first again heard \(change.newValue ?? -1), second is \(counters.second.value)")
+                log.append(
+                    "first again heard \(change.newValue ?? -1), second is \(counters.second.value)"
+                )
             },
-            counters.second.observe { change in log.append("second heard \(change.newValue ?? -1)") },
+            counters.second.observe { change in log.append("second heard \(change.newValue ?? -1)")
+            },
         ]
 
         counters.first.value = 1
@@ -118,7 +121,9 @@ struct ReentrancyTests {
         _ = adder
     }
 
-    @Test("an observation added during a delivery with the initial option hears the current value at once")
+    @Test(
+        "an observation added during a delivery with the initial option hears the current value at once"
+    )
     func handlerAddsInitialObservation() {
         let property = ObservableProperty(0)
         let log = Log<String>()
@@ -126,7 +131,8 @@ struct ReentrancyTests {
         let adder = property.observe { _ in
             log.append("adder")
             if added.isEmpty {
-                added.append(property.observe(options: [.initial, .new]) { log.append("added \($0.kind)") })
+                added.append(
+                    property.observe(options: [.initial, .new]) { log.append("added \($0.kind)") })
             }
         }
 
@@ -148,7 +154,9 @@ struct ReentrancyTests {
                 }
                 log.append("first handler done")
             },
-            counters.second.observe { log.append("second \($0.oldValue ?? -1)→\($0.newValue ?? -1)") },
+            counters.second.observe {
+                log.append("second \($0.oldValue ?? -1)→\($0.newValue ?? -1)")
+            },
         ]
 
         counters.first.value = 1

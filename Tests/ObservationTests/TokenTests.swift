@@ -93,4 +93,19 @@ struct TokenTests {
 
         #expect(weakCaptured == nil)
     }
+
+    @Test("ten thousand observations released one by one leave the rest hearing every change")
+    func manyReleases() {
+        let property = ObservableProperty(0)
+        let log = Log<Int>()
+        var tokens = (0..<10_000).map { index in property.observe { _ in log.append(index) } }
+
+        for index in stride(from: tokens.count - 1, through: 0, by: -1) where index % 10 != 0 {
+            tokens.remove(at: index)
+        }
+        property.value = 1
+
+        #expect(property.observationCount == 1_000)
+        #expect(log.items == Array(stride(from: 0, to: 10_000, by: 10)))
+    }
 }

@@ -80,7 +80,11 @@ struct UpdateChannelTests {
 
         channel.publish(.loaded("ada"))
 
-        #expect(log.items == ["ada heard loaded(\"ada\")", "all heard loaded(\"ada\")", "all heard loaded(\"grace\")"])
+        #expect(
+            log.items == [
+                "ada heard loaded(\"ada\")", "all heard loaded(\"ada\")",
+                "all heard loaded(\"grace\")",
+            ])
         _ = tokens
     }
 

@@ -40,7 +40,9 @@ struct ValueStreamTests {
         _ = stream
     }
 
-    @Test("cancelling the consuming task ends the stream and its registration goes at the next change")
+    @Test(
+        "cancelling the consuming task ends the stream and its registration goes at the next change"
+    )
     func cancellationReleasesRegistration() async {
         let property = ObservableProperty(0)
         let stream = property.values()

@@ -38,7 +38,8 @@ struct SwitchesPresenterTests {
 
     @Test("reset reports each switch that was on, one state per switch, and nothing more")
     func resetTimeline() {
-        let presenter = SwitchesPresenter(model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true))
+        let presenter = SwitchesPresenter(
+            model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true))
         let recorder = ViewStateRecorder(presenter)
 
         presenter.resetTapped()
@@ -90,7 +91,9 @@ struct SwitchesPresenterTests {
         )
     }
 
-    @Test("a press travels view → presenter → model → observation → presenter, and is traced in that order")
+    @Test(
+        "a press travels view → presenter → model → observation → presenter, and is traced in that order"
+    )
     func traceOrder() {
         let hops = Mutex<[String]>([])
         let tracer = HopTracer { hop in hops.withLock { $0.append(hop.description) } }

@@ -8,9 +8,13 @@ struct SampleRun {
     var status: Int32
 
     /// Standard output split into lines, without the final empty one.
-    var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var outputLines: [String] {
+        output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
     /// Standard error split into lines, without the final empty one.
-    var errorLines: [String] { errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var errorLines: [String] {
+        errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
 }
 
 /// Runs a sample executable as a user would: arguments, a script on standard input.
@@ -27,8 +31,11 @@ enum SampleRunner {
     }
 
     /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal).
-    static func run(_ name: String, _ arguments: [String] = [], script: String = "") throws -> SampleRun {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "sample-run-\(UUID().uuidString)")
+    static func run(_ name: String, _ arguments: [String] = [], script: String = "") throws
+        -> SampleRun
+    {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "sample-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appending(path: "stdin")

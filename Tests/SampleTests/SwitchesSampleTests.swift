@@ -20,7 +20,8 @@ struct SwitchesSampleTests {
         #expect(run.status == 0)
     }
 
-    @Test("a bad command is an error on standard error, the script goes on, and the exit status is 1")
+    @Test(
+        "a bad command is an error on standard error, the script goes on, and the exit status is 1")
     func badCommands() throws {
         let run = try SampleRunner.run("switches", script: "press\na 2\nb\n")
 

@@ -20,7 +20,8 @@ public final class SwitchesModel {
     ///   - isSwitchAOn: Whether switch A starts on.
     ///   - isSwitchBOn: Whether switch B starts on.
     ///   - tracer: Told each time a switch's change leaves the model for its observers.
-    public init(isSwitchAOn: Bool = false, isSwitchBOn: Bool = false, tracer: HopTracer = .disabled) {
+    public init(isSwitchAOn: Bool = false, isSwitchBOn: Bool = false, tracer: HopTracer = .disabled)
+    {
         self.isSwitchAOn = ObservableProperty(isSwitchAOn, coordinator: changes)
         self.isSwitchBOn = ObservableProperty(isSwitchBOn, coordinator: changes)
         // Registered first, so the trace shows the change leaving the model before anyone hears it.
@@ -44,7 +45,9 @@ public final class SwitchesModel {
         to tracer: HopTracer
     ) -> ObservationToken {
         property.observe { change in
-            tracer.record(from: .model, to: .observation, "\(name) changed to \(change.newValue == true ? "on" : "off")")
+            tracer.record(
+                from: .model, to: .observation,
+                "\(name) changed to \(change.newValue == true ? "on" : "off")")
         }
     }
 }

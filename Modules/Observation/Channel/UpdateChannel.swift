@@ -11,11 +11,11 @@
 ///
 /// Not thread-safe: use a channel from the isolation domain of its owner.
 public final class UpdateChannel<Update: KeyedUpdate> {
-    private typealias Handler = (Update) -> Void
+    @usableFromInline typealias Handler = (Update) -> Void
 
-    private let coordinator: ChangeCoordinator
-    private var subscribersByKey: [Update.Key: ObserverList<Handler>] = [:]
-    private let subscribersToAll = ObserverList<Handler>()
+    @usableFromInline let coordinator: ChangeCoordinator
+    @usableFromInline var subscribersByKey: [Update.Key: ObserverList<Handler>] = [:]
+    @usableFromInline let subscribersToAll = ObserverList<Handler>()
     /// The key of each keyed subscription, so a token can find its list; `nil` for all-key ones.
     private var keyByID: [ObservationID: Update.Key?] = [:]
     private var nextID: ObservationID = 0
@@ -34,7 +34,9 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     ///   - handler: Called with each update for `key`.
     /// - Returns: The token that keeps the subscription alive.
     /// - Complexity: Amortized O(1).
-    public func subscribe(to key: Update.Key, _ handler: @escaping (Update) -> Void) -> ObservationToken {
+    public func subscribe(to key: Update.Key, _ handler: @escaping (Update) -> Void)
+        -> ObservationToken
+    {
         let id = makeID(for: key)
         let list: ObserverList<Handler>
         if let existing = subscribersByKey[key] {
@@ -62,14 +64,25 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// - Parameter update: The update to deliver.
     /// - Complexity: O(*k* + *a*) for *k* subscribers to the update's key and *a* to all keys,
     ///   whatever the number of subscribers to other keys.
+    @inlinable
     public func publish(_ update: Update) {
         if coordinator.isIdle {
             coordinator.deliver { deliver(update) }
         } else if coordinator.isBatching {
-            coordinator.deferUntilBatchEnds { [self] in deliver(update) }
+            enqueueAfterBatch(update)
         } else {
-            coordinator.deliverOrQueue { [self] in deliver(update) }
+            enqueueAfterDelivery(update)
         }
+    }
+
+    @usableFromInline
+    func enqueueAfterBatch(_ update: Update) {
+        coordinator.deferUntilBatchEnds { [self] in deliver(update) }
+    }
+
+    @usableFromInline
+    func enqueueAfterDelivery(_ update: Update) {
+        coordinator.deliverOrQueue { [self] in deliver(update) }
     }
 
     /// The number of live subscriptions to `key`, not counting subscriptions to all keys.
@@ -80,11 +93,12 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// The number of live subscriptions to all keys.
     public var subscriberToAllCount: Int { subscribersToAll.count }
 
-    private func deliver(_ update: Update) {
+    @inlinable
+    func deliver(_ update: Update) {
         if let list = subscribersByKey[update.key] {
-            list.forEach { handler in handler(update) }
+            list.forEachObserver { handler in handler(update) }
         }
-        subscribersToAll.forEach { handler in handler(update) }
+        subscribersToAll.forEachObserver { handler in handler(update) }
     }
 
     private func makeID(for key: Update.Key?) -> ObservationID {

@@ -19,7 +19,8 @@ extension ObservableProperty where Value: Sendable {
     public func values(
         bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Value.self, bufferingPolicy: bufferingPolicy)
         let id = nextID
         let token = observe(options: [.initial, .new]) { [weak self] change in
             guard let value = change.newValue else { return }

@@ -30,16 +30,19 @@
 ///
 /// Not thread-safe: use a property from the isolation domain of the model that owns it.
 public final class ObservableProperty<Value> {
-    @usableFromInline var storage: Value
+    // Exclusivity: `storage`, `priorObserverCount` and `valueBeforeBatch` are checked statically,
+    // not at run time. Every access is instantaneous (values are copied out before any handler or
+    // equality test runs), so no two accesses can overlap.
+    @exclusivity(unchecked) @usableFromInline var storage: Value
     @usableFromInline let isDuplicate: ((Value, Value) -> Bool)?
     @usableFromInline let coordinator: ChangeCoordinator
     @usableFromInline let observers = ObserverList<Observer>()
     /// How many observers asked for ``ObservationOptions/prior``, so a change can skip the check.
-    @usableFromInline var priorObserverCount = 0
+    @exclusivity(unchecked) @usableFromInline var priorObserverCount = 0
     /// The value before the open batch, once this property has changed in it.
-    @usableFromInline var valueBeforeBatch: Value?
-    var nextID: ObservationID = 0
-    var streams: [ObservationID: () -> Void] = [:]
+    @exclusivity(unchecked) @usableFromInline var valueBeforeBatch: Value?
+    @usableFromInline var nextID: ObservationID = 0
+    @usableFromInline var streams: [ObservationID: () -> Void] = [:]
 
     @usableFromInline
     struct Observer {
@@ -53,6 +56,7 @@ public final class ObservableProperty<Value> {
     ///   - initialValue: The value before any change.
     ///   - coordinator: The coordinator of the model this property belongs to; share one among
     ///     the properties of a model to batch and order their changes together.
+    @inlinable
     public init(_ initialValue: Value, coordinator: ChangeCoordinator = ChangeCoordinator()) {
         self.storage = initialValue
         self.isDuplicate = nil
@@ -65,8 +69,11 @@ public final class ObservableProperty<Value> {
     ///   - initialValue: The value before any change.
     ///   - coordinator: The coordinator of the model this property belongs to; share one among
     ///     the properties of a model to batch and order their changes together.
+    @inlinable
     public init(_ initialValue: Value, coordinator: ChangeCoordinator = ChangeCoordinator())
     where Value: Equatable {
+        // Inlinable so that the equality test is specialized for `Value` where the property is
+        // made, instead of going through the generic `Equatable` witness on every assignment.
         self.storage = initialValue
         self.isDuplicate = { $0 == $1 }
         self.coordinator = coordinator
@@ -83,10 +90,10 @@ public final class ObservableProperty<Value> {
     public var value: Value {
         get { storage }
         set {
-            if let isDuplicate, isDuplicate(storage, newValue) { return }
+            let oldValue = storage
+            if let isDuplicate, isDuplicate(oldValue, newValue) { return }
             if coordinator.isIdle {
                 if priorObserverCount > 0 { notifyPrior() }
-                let oldValue = storage
                 storage = newValue
                 guard !observers.isEmpty else { return }
                 coordinator.deliver { notify(from: oldValue, to: newValue) }
@@ -116,7 +123,10 @@ public final class ObservableProperty<Value> {
         if options.contains(.prior) { priorObserverCount += 1 }
         let token = ObservationToken(source: self, id: id)
         if options.contains(.initial) {
-            handler(ObservedChange(kind: .initial, oldValue: nil, newValue: options.contains(.new) ? storage : nil))
+            handler(
+                ObservedChange(
+                    kind: .initial, oldValue: nil, newValue: options.contains(.new) ? storage : nil)
+            )
         }
         return token
     }
@@ -124,7 +134,7 @@ public final class ObservableProperty<Value> {
     /// Delivers a change to every observer, each given the values its options asked for.
     @inlinable
     func notify(from oldValue: Value, to newValue: Value) {
-        observers.forEach { observer in
+        observers.forEachObserver { observer in
             let options = observer.options
             observer.handler(
                 ObservedChange(
@@ -140,7 +150,7 @@ public final class ObservableProperty<Value> {
     @usableFromInline
     func notifyPrior() {
         let current = storage
-        observers.forEach { observer in
+        observers.forEachObserver { observer in
             guard observer.options.contains(.prior) else { return }
             observer.handler(
                 ObservedChange(

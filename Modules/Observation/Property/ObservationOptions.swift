@@ -12,16 +12,19 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
 
     /// Creates a set of options from its raw bits.
+    @inlinable
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
     /// Deliver the current value immediately, before `observe` returns.
-    public static let initial = ObservationOptions(rawValue: 1 << 0)
+    @inlinable public static var initial: ObservationOptions {
+        ObservationOptions(rawValue: 1 << 0)
+    }
     /// Deliver a notification before each change, carrying the old value, as well as after it.
-    public static let prior = ObservationOptions(rawValue: 1 << 1)
+    @inlinable public static var prior: ObservationOptions { ObservationOptions(rawValue: 1 << 1) }
     /// Include the value before the change.
-    public static let old = ObservationOptions(rawValue: 1 << 2)
+    @inlinable public static var old: ObservationOptions { ObservationOptions(rawValue: 1 << 2) }
     /// Include the value after the change.
-    public static let new = ObservationOptions(rawValue: 1 << 3)
+    @inlinable public static var new: ObservationOptions { ObservationOptions(rawValue: 1 << 3) }
 }

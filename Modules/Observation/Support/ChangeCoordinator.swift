@@ -20,12 +20,15 @@
 /// A coordinator is not thread-safe. Like the model it serves, it belongs to one isolation domain
 /// (the main actor, for UI models).
 public final class ChangeCoordinator {
-    @usableFromInline var batchDepth = 0
-    @usableFromInline var isDelivering = false
-    private var batchFlushes: [() -> Void] = []
-    private var queuedDeliveries: [() -> Void] = []
+    // Exclusivity: checked statically, not at run time, because every access is instantaneous
+    // (a queued delivery is copied out before it is called), so no two accesses can overlap.
+    @exclusivity(unchecked) @usableFromInline var batchDepth = 0
+    @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    @exclusivity(unchecked) private var batchFlushes: [() -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var queuedDeliveries: [() -> Void] = []
 
     /// Creates a coordinator with no batch open.
+    @inlinable
     public init() {}
 
     /// Whether a batch is open.
@@ -71,7 +74,11 @@ public final class ChangeCoordinator {
     func deliver(_ delivery: () -> Void) {
         isDelivering = true
         delivery()
-        drainQueue()
+        if queuedDeliveries.isEmpty {
+            isDelivering = false
+        } else {
+            drainQueue()
+        }
     }
 
     /// Runs queued deliveries in order (each may queue more), then marks delivery finished.

@@ -19,7 +19,7 @@ public final class ObservationToken {
         self.id = id
     }
 
-    /// Ends the observation. Calling it again does nothing.
+    /// Ends the observation; calling it again does nothing.
     public func cancel() {
         guard let source else { return }
         self.source = nil

@@ -1,62 +1,63 @@
 /// The observers of one thing, delivered to in registration order, safe to change during a delivery.
 ///
-/// A delivery walks a snapshot of the list (a copy-on-write copy, so taking it costs one retain).
-/// If an observer is removed while the delivery is under way, every later observer is checked
-/// against the live list before it is called, so a removed observer is never called again.
-/// Observers added during a delivery are not in the snapshot: they hear the next change.
+/// Removing an observer leaves a tombstone in its slot, so indexes stay put: a delivery under way
+/// skips the removed observer from then on, and removing many observers one by one (a screen of
+/// presenters going away) costs O(log *n*) each instead of O(*n*). Tombstones are swept out once
+/// they outnumber the live observers and no delivery is walking the slots. A delivery walks the
+/// slots that existed when it began, so observers added during it hear the next change.
 ///
-/// It is a class so that a handler can mutate the list while a delivery holds it.
+/// Compared with copying the list before each delivery, this costs no reference-count traffic on
+/// the list's storage, which is most of the cost of delivering one change to one observer.
+///
+/// It is a class so that a handler can change the list while a delivery walks it.
 @usableFromInline
 final class ObserverList<Entry> {
     @usableFromInline
     struct Slot {
         @usableFromInline let id: ObservationID
-        @usableFromInline let entry: Entry
+        /// `nil` once removed during a delivery, until the sweep.
+        @usableFromInline var entry: Entry?
     }
 
-    @usableFromInline var slots: ContiguousArray<Slot> = []
-    /// Counts removals so that a delivery can tell, with one comparison, whether any happened.
-    @usableFromInline var removalCount = 0
+    // Exclusivity: these fields are checked statically, not at run time. That is sound because
+    // every access to them is instantaneous: no access spans a call into a handler or any other
+    // code outside this file (a delivery reads one slot, lets the access end, then calls), so
+    // two accesses can never overlap. The run-time checks cost more than the rest of a delivery.
+
+    @exclusivity(unchecked) @usableFromInline var slots: ContiguousArray<Slot> = []
+    /// How many deliveries are walking the slots (more than one when a handler causes a prior
+    /// notification of the same property).
+    @exclusivity(unchecked) @usableFromInline var activeDeliveries = 0
+    /// The number of observers, not counting tombstones.
+    @exclusivity(unchecked) @usableFromInline var count = 0
 
     @usableFromInline
     init() {}
 
     /// Whether no observer is registered.
     @inlinable
-    var isEmpty: Bool { slots.isEmpty }
-
-    /// The number of registered observers.
-    var count: Int { slots.count }
+    var isEmpty: Bool { count == 0 }
 
     /// Appends an observer; `id` must be greater than every id in the list.
     func append(_ entry: Entry, id: ObservationID) {
         slots.append(Slot(id: id, entry: entry))
+        count += 1
     }
 
     /// Removes the observer with `id`, returning it, or `nil` if it was not there.
     ///
-    /// - Complexity: O(*n*) to close the gap; finding it is O(log *n*).
+    /// - Complexity: Amortized O(log *n*).
     @discardableResult
     func remove(_ id: ObservationID) -> Entry? {
-        guard let index = index(of: id) else { return nil }
-        removalCount &+= 1
-        return slots.remove(at: index).entry
+        guard let index = index(of: id), let entry = slots[index].entry else { return nil }
+        slots[index].entry = nil
+        count -= 1
+        sweepTombstonesIfWorthIt()
+        return entry
     }
 
-    /// Removes every observer.
-    func removeAll() {
-        if !slots.isEmpty { removalCount &+= 1 }
-        slots.removeAll()
-    }
-
-    /// Whether the observer with `id` is still registered.
-    ///
-    /// - Complexity: O(log *n*).
-    @usableFromInline
-    func contains(_ id: ObservationID) -> Bool {
-        index(of: id) != nil
-    }
-
+    /// The index of the slot with `id`, by binary search: ids only grow, and tombstones keep
+    /// theirs, so the slots stay sorted.
     private func index(of id: ObservationID) -> Int? {
         var low = 0
         var high = slots.count
@@ -69,14 +70,26 @@ final class ObserverList<Entry> {
         return nil
     }
 
-    /// Calls `body` with each observer registered now that is still registered when its turn comes.
+    /// Calls `body` with each observer registered when the call began that is still registered
+    /// when its turn comes.
     @inlinable
-    func forEach(_ body: (Entry) -> Void) {
-        let snapshot = slots
-        let removalsBefore = removalCount
-        for slot in snapshot {
-            if removalCount != removalsBefore, !contains(slot.id) { continue }
-            body(slot.entry)
+    func forEachObserver(_ body: (Entry) -> Void) {
+        let end = slots.count
+        activeDeliveries += 1
+        var index = 0
+        while index < end {
+            if let entry = slots[index].entry { body(entry) }
+            index += 1
         }
+        activeDeliveries -= 1
+        if slots.count > 2 * count { sweepTombstonesIfWorthIt() }
+    }
+
+    /// Drops the tombstones once they outnumber the live observers, unless a delivery is walking
+    /// the slots; each sweep is paid for by the removals that made it necessary.
+    @usableFromInline
+    func sweepTombstonesIfWorthIt() {
+        guard activeDeliveries == 0, slots.count > 2 * count else { return }
+        slots.removeAll { $0.entry == nil }
     }
 }

@@ -39,7 +39,9 @@ public final class SwitchesPresenter: ViewStatePresenter {
     public var viewState: SwitchesViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (SwitchesViewState) -> Void) -> ObservationToken {
+    public func observeViewState(_ handler: @escaping (SwitchesViewState) -> Void)
+        -> ObservationToken
+    {
         state.observe(options: .new) { change in
             if let newState = change.newValue { handler(newState) }
         }
@@ -49,13 +51,17 @@ public final class SwitchesPresenter: ViewStatePresenter {
 
     /// The user pressed button A: switch A flips.
     public func buttonATapped() {
-        tracer.record(from: .presenter, to: .model, "isSwitchAOn = \(Self.describe(!model.isSwitchAOn.value))")
+        tracer.record(
+            from: .presenter, to: .model, "isSwitchAOn = \(Self.describe(!model.isSwitchAOn.value))"
+        )
         model.isSwitchAOn.value.toggle()
     }
 
     /// The user pressed button B: switch B flips.
     public func buttonBTapped() {
-        tracer.record(from: .presenter, to: .model, "isSwitchBOn = \(Self.describe(!model.isSwitchBOn.value))")
+        tracer.record(
+            from: .presenter, to: .model, "isSwitchBOn = \(Self.describe(!model.isSwitchBOn.value))"
+        )
         model.isSwitchBOn.value.toggle()
     }
 

@@ -1,0 +1,76 @@
+/// Times a piece of work and reports it per operation.
+struct Stopwatch {
+    /// How many times each measurement is repeated; the fastest run is reported, since noise
+    /// (other processes, page faults) only ever adds time.
+    var repetitions: Int
+
+    /// The fastest time per operation of `body`, which performs `operations` operations.
+    func nanosecondsPerOperation(operations: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            let clock = ContinuousClock()
+            let elapsed = clock.measure(body)
+            let nanoseconds =
+                Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds)
+                / 1e9
+            best = min(best, nanoseconds / Double(operations))
+        }
+        return best
+    }
+}
+
+/// One printed comparison: a figure, its reference from the same run, and their ratio.
+struct Comparison {
+    var name: String
+    var measured: Double
+    var reference: Double
+    var referenceName: String
+    var unit: String
+    /// How the ratio is formed and judged.
+    var target: Target
+
+    enum Target {
+        /// measured / reference must be at most this.
+        case atMost(Double)
+        /// reference / measured must be at least this (the measured thing is that much faster).
+        case fasterBy(Double)
+        /// Printed for contrast only.
+        case none
+    }
+
+    var ratioText: String {
+        switch target {
+        case .atMost(let limit):
+            let ratio = measured / reference
+            return
+                "\(format(ratio))x the reference (target ≤ \(format(limit))x) \(ratio <= limit ? "met" : "MISSED")"
+        case .fasterBy(let factor):
+            let ratio = reference / measured
+            return
+                "\(format(ratio))x faster (target ≥ \(format(factor))x) \(ratio >= factor ? "met" : "MISSED")"
+        case .none:
+            return "\(format(measured / reference))x the reference"
+        }
+    }
+
+    func print() {
+        Swift.print("  \(name)")
+        Swift.print(
+            "      \(format(measured)) \(unit)   vs   \(format(reference)) \(unit) \(referenceName)"
+        )
+        Swift.print("      \(ratioText)")
+    }
+}
+
+/// A number with two significant decimals at most, for the table.
+func format(_ value: Double) -> String {
+    if value >= 100 { return String(Int(value.rounded())) }
+    let hundredths = (value * 100).rounded() / 100
+    return "\(hundredths)"
+}
+
+/// Keeps the optimizer from deleting work whose result nobody reads.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
