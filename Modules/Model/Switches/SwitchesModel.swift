@@ -2,8 +2,8 @@ public import MVCObservation
 
 /// The model of the Switches sample: two switches, each observable on its own.
 ///
-/// Each switch is an ``ObservableProperty``, so an observer binds each one to its own handler;
-/// both share one ``ChangeCoordinator``, so ``reset()`` reaches each observer once.
+/// Each switch is an `ObservableProperty`, so an observer binds each one to its own handler;
+/// both share one `ChangeCoordinator`, so ``reset()`` reaches each observer once.
 @MainActor
 public final class SwitchesModel {
     /// Batches and orders the changes of both switches.

@@ -7,14 +7,14 @@
 /// ```swift
 /// let isOn = ObservableProperty(false)
 /// let token = isOn.observe(options: [.old, .new]) { change in
-///     print("was \(change.oldValue!), now \(change.newValue!)")
+///     print("was \(change.oldValue == true), now \(change.newValue == true)")
 /// }
 /// isOn.value = true  // prints "was false, now true"
 /// ```
 ///
 /// The handler is typed by the property's value, so a handler for the wrong property, or one
 /// that expects the wrong type, does not compile. To call a method of an object instead, see
-/// ``observe(_:options:action:)-(Target,_,(Target)->(ObservedChange<Value>)->Void)``.
+/// `observe(_:options:action:)`.
 ///
 /// **Equal values.** When `Value` is `Equatable`, assigning a value equal to the current one is
 /// not a change: nothing is stored and nobody is notified. Other values notify on every

@@ -4,8 +4,8 @@ public import MVCObservation
 /// Presents the Switches model: two buttons that toggle two switches, and a label that says which
 /// switch changed.
 ///
-/// Each switch is bound to its own method, ``switchAChanged(_:)`` or ``switchBChanged(_:)``,
-/// through ``ObservableProperty/observe(_:options:action:)-(Target,_,(Target)->(ObservedChange<Value>)->Void)``:
+/// Each switch is bound to its own method, `switchAChanged(_:)` or `switchBChanged(_:)`,
+/// through `ObservableProperty.observe(_:options:action:)`:
 /// the compiler checks each binding, and no method has to ask which property changed.
 @MainActor
 public final class SwitchesPresenter: ViewStatePresenter {
