@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "MVCObservation", targets: ["MVCObservation"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
+        .library(name: "MVCStore", targets: ["MVCStore"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .executable(name: "switches", targets: ["switches"]),
@@ -48,6 +49,20 @@ let package = Package(
         .testTarget(
             name: "ModelTests",
             dependencies: ["MVCModel", "MVCObservation"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Store: owning and persisting model state
+
+        .target(
+            name: "MVCStore",
+            dependencies: ["MVCModel", "MVCObservation"],
+            path: "Modules/Store",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["MVCStore", "MVCModel", "MVCObservation"],
             swiftSettings: strictSettings
         ),
 

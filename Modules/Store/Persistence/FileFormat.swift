@@ -1,0 +1,27 @@
+public import Foundation
+
+/// How a kind of document is stored: its current format version, and how to read older ones.
+///
+/// A file holds `{"formatVersion": N, "document": ...}`. A file of the current version is decoded
+/// as `Document`; an older one is handed, as the raw JSON of its `document` field, to
+/// ``migrate``, which turns it into today's `Document`; a newer one is refused.
+public struct FileFormat<Document: Codable & Sendable>: Sendable {
+    /// The version this program writes.
+    public let currentVersion: Int
+    /// Converts the JSON of an older version's document into a current document.
+    public let migrate: @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document
+
+    /// Creates a format.
+    ///
+    /// - Parameters:
+    ///   - currentVersion: The version this program writes; at least 1.
+    ///   - migrate: Converts an older version's document JSON into a current document; throw for
+    ///     a version it cannot convert.
+    public init(
+        currentVersion: Int,
+        migrate: @escaping @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document
+    ) {
+        self.currentVersion = currentVersion
+        self.migrate = migrate
+    }
+}
