@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MVCObservation", targets: ["MVCObservation"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
+        .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .executable(name: "switches", targets: ["switches"]),
@@ -66,11 +67,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Delegates: editing through protocols
+
+        .target(
+            name: "MVCDelegates",
+            dependencies: ["MVCModel", "MVCStore"],
+            path: "Modules/Delegates",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DelegatesTests",
+            dependencies: ["MVCDelegates", "MVCStore", "MVCModel"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Presenter: headless presenters, intents in, view-state out
 
         .target(
             name: "MVCPresenter",
-            dependencies: ["MVCModel", "MVCObservation"],
+            dependencies: ["MVCModel", "MVCObservation", "MVCStore", "MVCDelegates"],
             path: "Modules/Presenter",
             swiftSettings: strictSettings
         ),
@@ -82,7 +97,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PresenterTests",
-            dependencies: ["MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation"],
+            dependencies: [
+                "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates",
+            ],
             swiftSettings: strictSettings
         ),
 

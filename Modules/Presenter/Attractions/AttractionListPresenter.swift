@@ -1,0 +1,167 @@
+import MVCDelegates
+import MVCModel
+public import MVCObservation
+public import MVCStore
+
+/// Presents the list of attractions and opens editors on them.
+///
+/// It follows the store's fine-grained changes: an insert inserts one row, a move moves one, an
+/// update rebuilds one, so a long list is never rebuilt whole for a one-row edit. Undo and Redo
+/// carry the labels of what they would do.
+///
+/// Editors get a delegate that fits: ``newTapped()`` opens one whose delegate adds to the store,
+/// ``editTapped(at:)`` one whose delegate replaces the attraction it was opened on. The editor
+/// itself knows neither.
+@MainActor
+public final class AttractionListPresenter: ViewStatePresenter {
+    private let store: AttractionStore
+    private let tracer: HopTracer
+    private let state: ObservableProperty<AttractionListViewState>
+    private var tokens: [ObservationToken] = []
+
+    /// Creates a presenter for `store` and starts following its changes.
+    ///
+    /// - Parameters:
+    ///   - store: The attractions to present.
+    ///   - saveErrors: Where failed saves are published (a saver's `lastError`), to show them.
+    ///   - tracer: Told each hop the presenter makes or receives.
+    public init(
+        store: AttractionStore,
+        saveErrors: ObservableProperty<PersistenceError?>? = nil,
+        tracer: HopTracer = .disabled
+    ) {
+        self.store = store
+        self.tracer = tracer
+        self.state = ObservableProperty(
+            AttractionListViewState(
+                rows: store.attractions.map(Self.row),
+                undo: Self.undoCommand(store),
+                redo: Self.redoCommand(store)
+            )
+        )
+        tokens.append(store.changes.subscribeToAll { [weak self] change in self?.storeChanged(change) })
+        if let saveErrors {
+            tokens.append(
+                saveErrors.observe(options: .new) { [weak self] change in
+                    if let error = change.newValue ?? nil { self?.show(error.description) }
+                }
+            )
+        }
+    }
+
+    /// What the list shows now.
+    public var viewState: AttractionListViewState { state.value }
+
+    /// Calls `handler` with each new view-state, until the token is released.
+    public func observeViewState(_ handler: @escaping (AttractionListViewState) -> Void) -> ObservationToken {
+        state.observe(options: .new) { change in
+            if let newState = change.newValue { handler(newState) }
+        }
+    }
+
+    // MARK: Intents (positions count from 0; screens show them from 1)
+
+    /// The user added an attraction by name in one step.
+    public func addTapped(name: String) {
+        do {
+            let attraction = try AttractionDraft(name: name).validated(id: Attraction.ID())
+            tracer.record(from: .presenter, to: .store, "add(“\(attraction.name)”)")
+            try store.add(attraction)
+        } catch let error as AttractionValidationError {
+            show(error.description)
+        } catch {
+            show(String(describing: error))
+        }
+    }
+
+    /// The user asked for a new attraction: an editor whose delegate adds to the store.
+    ///
+    /// - Returns: The editor, on a blank attraction.
+    public func newTapped() -> AttractionDetailPresenter {
+        let delegate = CreateAttractionDelegate(store: store)
+        return AttractionDetailPresenter(editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
+    }
+
+    /// The user asked to edit the attraction at `position`: an editor whose delegate replaces it.
+    ///
+    /// - Returns: The editor, or `nil` (with the error shown) if there is no such row.
+    public func editTapped(at position: Int) -> AttractionDetailPresenter? {
+        perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
+            let attraction = try store.attraction(at: position)
+            let delegate = EditAttractionDelegate(editing: attraction, in: store)
+            return AttractionDetailPresenter(editing: attraction, delegate: delegate, tracer: tracer)
+        }
+    }
+
+    /// The user dragged the row at `source` to `destination`.
+    public func moveTapped(from source: Int, to destination: Int) {
+        tracer.record(from: .presenter, to: .store, "move(from: \(source), to: \(destination))")
+        perform { () throws(AttractionStoreError) in try store.move(from: source, to: destination) }
+    }
+
+    /// The user deleted the row at `position`.
+    public func deleteTapped(at position: Int) {
+        tracer.record(from: .presenter, to: .store, "delete(at: \(position))")
+        perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) }
+    }
+
+    /// The user chose Undo.
+    public func undoTapped() {
+        tracer.record(from: .presenter, to: .store, "undo()")
+        perform { () throws(AttractionStoreError) in try store.undo() }
+    }
+
+    /// The user chose Redo.
+    public func redoTapped() {
+        tracer.record(from: .presenter, to: .store, "redo()")
+        perform { () throws(AttractionStoreError) in try store.redo() }
+    }
+
+    // MARK: Following the store
+
+    /// Applies one change to the rows, and refreshes Undo and Redo, as one new view-state.
+    private func storeChanged(_ change: AttractionListChange) {
+        tracer.record(from: .observation, to: .presenter, "\(change)")
+        let store = self.store
+        state.update { state in
+            switch change {
+            case .inserted(_, let position):
+                state.rows.insert(Self.row(store.attractions[position]), at: position)
+            case .removed(_, let position):
+                state.rows.remove(at: position)
+            case .moved(_, let source, let destination):
+                state.rows.insert(state.rows.remove(at: source), at: destination)
+            case .updated(_, let position):
+                state.rows[position] = Self.row(store.attractions[position])
+            }
+            state.undo = Self.undoCommand(store)
+            state.redo = Self.redoCommand(store)
+            state.lastError = nil
+        }
+    }
+
+    private func perform<Result>(_ action: () throws(AttractionStoreError) -> Result) -> Result? {
+        do {
+            return try action()
+        } catch {
+            show(error.description)
+            return nil
+        }
+    }
+
+    private func show(_ error: String) {
+        state.update { $0.lastError = error }
+    }
+
+    private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
+        AttractionListViewState.Row(id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+    }
+
+    private static func undoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
+        .init(title: store.undoLabel.map { "Undo \($0)" } ?? "Undo", isEnabled: store.undoLabel != nil)
+    }
+
+    private static func redoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
+        .init(title: store.redoLabel.map { "Redo \($0)" } ?? "Redo", isEnabled: store.redoLabel != nil)
+    }
+}

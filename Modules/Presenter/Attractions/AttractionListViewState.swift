@@ -1,0 +1,55 @@
+/// What the list of attractions shows: the rows, the Undo and Redo commands, and the last error.
+public struct AttractionListViewState: Equatable, Sendable {
+    /// One attraction, as a row shows it.
+    public struct Row: Equatable, Sendable, Identifiable {
+        /// Identifies the attraction the row shows.
+        public var id: String
+        /// The attraction's name.
+        public var name: String
+        /// The attraction's notes; may be empty.
+        public var notes: String
+
+        /// Creates a row.
+        public init(id: String, name: String, notes: String) {
+            self.id = id
+            self.name = name
+            self.notes = notes
+        }
+    }
+
+    /// A menu command: its title and whether it can be chosen.
+    public struct Command: Equatable, Sendable {
+        /// What the menu says: "Undo Delete “Louvre”".
+        public var title: String
+        /// Whether the command can be chosen now.
+        public var isEnabled: Bool
+
+        /// Creates a command.
+        public init(title: String, isEnabled: Bool) {
+            self.title = title
+            self.isEnabled = isEnabled
+        }
+    }
+
+    /// The attractions, in the user's order.
+    public var rows: [Row]
+    /// Undo, with the label of what it would undo.
+    public var undo: Command
+    /// Redo, with the label of what it would redo.
+    public var redo: Command
+    /// Why the last thing the user tried failed, or why saving failed; `nil` after a success.
+    public var lastError: String?
+
+    /// Creates the list's view-state.
+    public init(rows: [Row], undo: Command, redo: Command, lastError: String? = nil) {
+        self.rows = rows
+        self.undo = undo
+        self.redo = redo
+        self.lastError = lastError
+    }
+
+    /// What an empty list says instead of rows; `nil` when there are rows.
+    public var emptyMessage: String? {
+        rows.isEmpty ? "No attractions yet." : nil
+    }
+}
