@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .executable(name: "switches", targets: ["switches"]),
+        .executable(name: "attractions", targets: ["attractions"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
     ],
     targets: [
@@ -116,9 +117,15 @@ let package = Package(
             path: "Samples/Switches",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "attractions",
+            dependencies: ["MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport"],
+            path: "Samples/Attractions",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["switches"],
+            dependencies: ["switches", "attractions"],
             swiftSettings: strictSettings
         ),
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What became of one command line.
 public enum CommandOutcome: Equatable, Sendable {
     /// The command did what it was asked.
@@ -10,6 +12,8 @@ public enum CommandOutcome: Equatable, Sendable {
 
 /// Reads commands one line at a time and hands each to the sample, until `quit` or end of input.
 ///
+/// Lines are read on a thread of their own and handed to the main actor, so the main actor stays
+/// free between commands: an autosave timer or a background load can land while the user types.
 /// Blank lines and lines starting with `#` are skipped, so a script can carry comments. A failed
 /// command is reported on standard error and the loop goes on; the exit status says whether any
 /// command failed.
@@ -26,28 +30,51 @@ public struct CommandLoop {
 
     /// Runs commands until `quit` or end of input.
     ///
-    /// - Parameter handle: Performs one command line (trimmed, never blank).
+    /// - Parameter handle: Performs one command line (trimmed, never blank); the next line is not
+    ///   handled before it returns.
     /// - Returns: The process exit status: 1 if any command failed while scripted, otherwise 0.
-    public func run(_ handle: (String) -> CommandOutcome) -> Int32 {
+    public func run(_ handle: (String) async -> CommandOutcome) async -> Int32 {
         var anyFailed = false
-        while let rawLine = console.readCommandLine(prompt: prompt) {
+        showPrompt()
+        for await rawLine in Self.standardInputLines() {
             let line = rawLine.trimmingWhitespace()
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            switch handle(line) {
-            case .succeeded:
+            if line.isEmpty || line.hasPrefix("#") {
+                showPrompt()
                 continue
+            }
+            switch await handle(line) {
+            case .succeeded:
+                break
             case .failed(let message):
                 console.printError(message)
                 anyFailed = true
             case .quit:
                 return exitStatus(anyFailed: anyFailed)
             }
+            showPrompt()
         }
         return exitStatus(anyFailed: anyFailed)
     }
 
+    private func showPrompt() {
+        if console.isInteractive { console.printPrompt(prompt) }
+    }
+
     private func exitStatus(anyFailed: Bool) -> Int32 {
         anyFailed && !console.isInteractive ? 1 : 0
+    }
+
+    /// The lines of standard input, read by a thread that blocks on `readLine` so no task does.
+    private static func standardInputLines() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let reader = Thread {
+                while let line = readLine(strippingNewline: true) {
+                    continuation.yield(line)
+                }
+                continuation.finish()
+            }
+            reader.start()
+        }
     }
 }
 

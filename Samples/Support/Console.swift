@@ -30,13 +30,10 @@ public struct Console: Sendable {
         Swift.print("error: \(message)", to: &standardError)
     }
 
-    /// Shows the prompt (interactive only) and reads one line; `nil` at the end of input.
-    public func readCommandLine(prompt: String) -> String? {
-        if isInteractive {
-            Swift.print(prompt, terminator: "")
-            fflush(nil)
-        }
-        return readLine(strippingNewline: true)
+    /// Writes the prompt without a newline, and flushes it so it shows before input is read.
+    public func printPrompt(_ prompt: String) {
+        Swift.print(prompt, terminator: "")
+        fflush(nil)
     }
 }
 

@@ -50,7 +50,7 @@ if console.isInteractive {
 }
 screen.render()
 
-let status = CommandLoop(console: console).run { line in
+let status = await CommandLoop(console: console).run { line in
     let command: SwitchesCommand
     do throws(SwitchesCommandError) {
         command = try SwitchesCommand(parsing: line)

@@ -5,6 +5,7 @@ public import MVCStore
 @MainActor
 public final class EditAttractionDelegate: AttractionEditorDelegate {
     private let store: AttractionStore
+    private let report: @MainActor (String) -> Void
     /// The attraction as it was when editing began.
     public let original: Attraction
 
@@ -13,8 +14,14 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     /// - Parameters:
     ///   - original: The attraction being edited.
     ///   - store: The store that holds it.
-    public init(editing original: Attraction, in store: AttractionStore) {
+    ///   - report: Told, in a few words, what the delegate asks of the store (for tracing).
+    public init(
+        editing original: Attraction,
+        in store: AttractionStore,
+        report: @escaping @MainActor (String) -> Void = { _ in }
+    ) {
         self.store = store
+        self.report = report
         self.original = original
     }
 
@@ -22,6 +29,7 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     ///
     /// - Throws: ``AttractionStoreError/unknownAttraction(_:)`` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+        report("replace(“\(original.name)”, with: “\(attraction.name)”)")
         try store.replace(original.id, with: attraction)
     }
 }

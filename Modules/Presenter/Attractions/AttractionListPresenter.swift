@@ -60,25 +60,31 @@ public final class AttractionListPresenter: ViewStatePresenter {
     }
 
     // MARK: Intents (positions count from 0; screens show them from 1)
+    //
+    // Each intent returns whether it succeeded; a failure also shows as the view-state's
+    // `lastError`, which the next successful change clears.
 
     /// The user added an attraction by name in one step.
-    public func addTapped(name: String) {
+    ///
+    /// - Returns: Whether it was added; if not, the view-state's `lastError` says why.
+    @discardableResult
+    public func addTapped(name: String) -> Bool {
+        let attraction: Attraction
         do {
-            let attraction = try AttractionDraft(name: name).validated(id: Attraction.ID())
-            tracer.record(from: .presenter, to: .store, "add(“\(attraction.name)”)")
-            try store.add(attraction)
-        } catch let error as AttractionValidationError {
-            show(error.description)
+            attraction = try AttractionDraft(name: name).validated(id: Attraction.ID())
         } catch {
-            show(String(describing: error))
+            show(error.description)
+            return false
         }
+        tracer.record(from: .presenter, to: .store, "add(“\(attraction.name)”)")
+        return perform { () throws(AttractionStoreError) in try store.add(attraction) } != nil
     }
 
     /// The user asked for a new attraction: an editor whose delegate adds to the store.
     ///
     /// - Returns: The editor, on a blank attraction.
     public func newTapped() -> AttractionDetailPresenter {
-        let delegate = CreateAttractionDelegate(store: store)
+        let delegate = CreateAttractionDelegate(store: store, report: delegateReport)
         return AttractionDetailPresenter(editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
     }
 
@@ -88,40 +94,49 @@ public final class AttractionListPresenter: ViewStatePresenter {
     public func editTapped(at position: Int) -> AttractionDetailPresenter? {
         perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
             let attraction = try store.attraction(at: position)
-            let delegate = EditAttractionDelegate(editing: attraction, in: store)
+            let delegate = EditAttractionDelegate(editing: attraction, in: store, report: delegateReport)
             return AttractionDetailPresenter(editing: attraction, delegate: delegate, tracer: tracer)
         }
     }
 
     /// The user dragged the row at `source` to `destination`.
-    public func moveTapped(from source: Int, to destination: Int) {
+    @discardableResult
+    public func moveTapped(from source: Int, to destination: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "move(from: \(source), to: \(destination))")
-        perform { () throws(AttractionStoreError) in try store.move(from: source, to: destination) }
+        return perform { () throws(AttractionStoreError) in try store.move(from: source, to: destination) } != nil
     }
 
     /// The user deleted the row at `position`.
-    public func deleteTapped(at position: Int) {
+    @discardableResult
+    public func deleteTapped(at position: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "delete(at: \(position))")
-        perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) }
+        return perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) } != nil
     }
 
     /// The user chose Undo.
-    public func undoTapped() {
+    @discardableResult
+    public func undoTapped() -> Bool {
         tracer.record(from: .presenter, to: .store, "undo()")
-        perform { () throws(AttractionStoreError) in try store.undo() }
+        return perform { () throws(AttractionStoreError) in try store.undo() } != nil
     }
 
     /// The user chose Redo.
-    public func redoTapped() {
+    @discardableResult
+    public func redoTapped() -> Bool {
         tracer.record(from: .presenter, to: .store, "redo()")
-        perform { () throws(AttractionStoreError) in try store.redo() }
+        return perform { () throws(AttractionStoreError) in try store.redo() } != nil
+    }
+
+    /// Where the delegates this presenter makes report what they ask of the store.
+    private var delegateReport: @MainActor (String) -> Void {
+        { [tracer] message in tracer.record(from: .delegate, to: .store, message) }
     }
 
     // MARK: Following the store
 
     /// Applies one change to the rows, and refreshes Undo and Redo, as one new view-state.
     private func storeChanged(_ change: AttractionListChange) {
-        tracer.record(from: .observation, to: .presenter, "\(change)")
+        tracer.record(from: .observation, to: .presenter, "storeChanged(\(change.summary))")
         let store = self.store
         state.update { state in
             switch change {

@@ -11,6 +11,15 @@ public enum AttractionEdit: Sendable, Equatable {
     /// Replace the attraction at a position by a new version (the old one is kept).
     case replace(old: Attraction, new: Attraction, at: Int)
 
+    /// The name of the attraction the edit is about, where the edit holds it (a move does not).
+    var attractionName: String? {
+        switch self {
+        case .insert(let attraction, _), .remove(let attraction, _): attraction.name
+        case .replace(_, let new, _): new.name
+        case .move: nil
+        }
+    }
+
     /// The edit that undoes this one.
     public var inverse: AttractionEdit {
         switch self {

@@ -22,4 +22,14 @@ public enum AttractionListChange: KeyedUpdate, Sendable, Equatable {
         case .inserted(let id, _), .removed(let id, _), .moved(let id, _, _), .updated(let id, _): id
         }
     }
+
+    /// The change without the attraction's id, for traces a reader can follow: "inserted at 0".
+    public var summary: String {
+        switch self {
+        case .inserted(_, let position): "inserted at \(position)"
+        case .removed(_, let position): "removed from \(position)"
+        case .moved(_, let source, let destination): "moved from \(source) to \(destination)"
+        case .updated(_, let position): "updated at \(position)"
+        }
+    }
 }

@@ -139,8 +139,14 @@ public final class AttractionStore {
         let change = list.apply(edit)
         if let label { history.record(edit, label: label) }
         saver?.documentChanged(list.attractions)
-        tracer.record(from: .store, to: .observation, "\(change)")
+        tracer.record(from: .store, to: .observation, describe(change, of: edit))
         changes.publish(change)
+    }
+
+    /// A change as a trace shows it: "“Louvre” moved from 2 to 0".
+    private func describe(_ change: AttractionListChange, of edit: AttractionEdit) -> String {
+        let name = edit.attractionName ?? attraction(withID: change.key)?.name ?? ""
+        return "“\(name)” \(change.summary)"
     }
 
     private func checkPosition(_ position: Int) throws(AttractionStoreError) {

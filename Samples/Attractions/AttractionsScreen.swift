@@ -1,0 +1,84 @@
+import MVCObservation
+import MVCPresenter
+import SampleSupport
+
+/// The View of the Attractions sample: draws the list, or the editor while one is open.
+///
+/// Like the Switches screen, it redraws once per command, and only if what it shows changed.
+@MainActor
+final class AttractionsScreen {
+    private let list: AttractionListPresenter
+    private let console: Console
+    private let tracer: HopTracer
+    private var editor: AttractionDetailPresenter?
+    private var needsRender = true
+    private var tokens: [ObservationToken] = []
+    private var editorToken: ObservationToken?
+
+    init(list: AttractionListPresenter, console: Console, tracer: HopTracer) {
+        self.list = list
+        self.console = console
+        self.tracer = tracer
+        tokens.append(
+            list.observeViewState { [weak self] _ in
+                self?.tracer.record(from: .presenter, to: .view, "list view state changed")
+                self?.needsRender = true
+            }
+        )
+    }
+
+    /// Shows `editor` instead of the list, or the list again when `nil`.
+    func show(editor: AttractionDetailPresenter?) {
+        self.editor = editor
+        editorToken = editor?.observeViewState { [weak self] _ in
+            self?.tracer.record(from: .presenter, to: .view, "editor view state changed")
+            self?.needsRender = true
+        }
+        needsRender = true
+    }
+
+    /// Draws the screen if what it shows changed since it was last drawn.
+    func renderIfNeeded() {
+        guard needsRender else { return }
+        render()
+    }
+
+    /// Draws the screen.
+    func render() {
+        needsRender = false
+        if let editor {
+            console.print(Self.text(for: editor.viewState))
+        } else {
+            console.print(Self.text(for: list.viewState))
+        }
+    }
+
+    static func text(for state: AttractionListViewState) -> String {
+        var lines = ["Attractions"]
+        if let emptyMessage = state.emptyMessage {
+            lines.append("  \(emptyMessage)")
+        }
+        for (index, row) in state.rows.enumerated() {
+            let notes = row.notes.isEmpty ? "" : " — \(row.notes)"
+            lines.append("  \(index + 1). \(row.name)\(notes)")
+        }
+        lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
+        if let error = state.lastError { lines.append("  ! \(error)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(for state: AttractionDetailViewState) -> String {
+        var lines = ["Editing an attraction (name, notes, then save or cancel)"]
+        lines.append("  name:  \(state.name.isEmpty ? "(empty)" : state.name)")
+        if let message = state.nameMessage { lines.append("         ! \(message)") }
+        lines.append("  notes: \(state.notes.isEmpty ? "(none)" : state.notes)")
+        if let message = state.notesMessage { lines.append("         ! \(message)") }
+        lines.append("  [\(state.isSaveEnabled ? "save" : "save: not yet")]  [cancel]")
+        if let error = state.saveError { lines.append("  ! not saved: \(error)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func text(for command: AttractionListViewState.Command) -> String {
+        command.isEnabled ? command.title : "\(command.title): nothing"
+    }
+}

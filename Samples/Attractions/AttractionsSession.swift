@@ -1,0 +1,138 @@
+import MVCObservation
+import MVCPresenter
+import SampleSupport
+
+/// Carries out the user's commands: list commands go to the list presenter, editor commands to
+/// the open editor. Which commands are allowed depends on whether an editor is open.
+@MainActor
+final class AttractionsSession {
+    private let list: AttractionListPresenter
+    private let screen: AttractionsScreen
+    private let console: Console
+    private let tracer: HopTracer
+    private var editor: AttractionDetailPresenter?
+
+    init(list: AttractionListPresenter, screen: AttractionsScreen, console: Console, tracer: HopTracer) {
+        self.list = list
+        self.screen = screen
+        self.console = console
+        self.tracer = tracer
+    }
+
+    /// Whether an editor is open with unsaved work.
+    var isEditing: Bool { editor != nil }
+
+    /// Performs one command line.
+    func handle(_ line: String) -> CommandOutcome {
+        let command: AttractionsCommand
+        do throws(AttractionsCommandError) {
+            command = try AttractionsCommand(parsing: line)
+        } catch {
+            return .failed(error.description)
+        }
+        let outcome = perform(command)
+        screen.renderIfNeeded()
+        return outcome
+    }
+
+    /// Abandons an open edit, as leaving the program does.
+    func cancelOpenEdit() {
+        guard let editor else { return }
+        tracer.record(from: .view, to: .presenter, "cancelTapped()")
+        editor.cancelTapped()
+        close()
+        console.print("(the open edit was not saved)")
+    }
+
+    private func perform(_ command: AttractionsCommand) -> CommandOutcome {
+        switch command {
+        case .help:
+            console.print(AttractionsCommand.summary)
+            return .succeeded
+        case .quit:
+            return .quit
+        case .name, .notes, .save, .cancel:
+            guard let editor else { return .failed("no editor is open; use 'new' or 'edit <row>' first") }
+            return perform(command, in: editor)
+        case .list, .add, .new, .edit, .move, .delete, .undo, .redo:
+            guard editor == nil else {
+                return .failed("an editor is open; 'save' or 'cancel' it first")
+            }
+            return performOnList(command)
+        }
+    }
+
+    private func performOnList(_ command: AttractionsCommand) -> CommandOutcome {
+        let succeeded: Bool
+        switch command {
+        case .list:
+            screen.render()
+            succeeded = true
+        case .add(let name):
+            intent("addTapped(name: “\(name)”)")
+            succeeded = list.addTapped(name: name)
+        case .new:
+            intent("newTapped()")
+            open(list.newTapped())
+            succeeded = true
+        case .edit(let row):
+            intent("editTapped(at: \(row - 1))")
+            let editor = list.editTapped(at: row - 1)
+            if let editor { open(editor) }
+            succeeded = editor != nil
+        case .move(let source, let destination):
+            intent("moveTapped(from: \(source - 1), to: \(destination - 1))")
+            succeeded = list.moveTapped(from: source - 1, to: destination - 1)
+        case .delete(let row):
+            intent("deleteTapped(at: \(row - 1))")
+            succeeded = list.deleteTapped(at: row - 1)
+        case .undo:
+            intent("undoTapped()")
+            succeeded = list.undoTapped()
+        case .redo:
+            intent("redoTapped()")
+            succeeded = list.redoTapped()
+        case .name, .notes, .save, .cancel, .help, .quit:
+            preconditionFailure("\(command) is not a list command")
+        }
+        return succeeded ? .succeeded : .failed(list.viewState.lastError ?? "\(command) failed")
+    }
+
+    private func perform(_ command: AttractionsCommand, in editor: AttractionDetailPresenter) -> CommandOutcome {
+        switch command {
+        case .name(let name):
+            intent("nameChanged(“\(name)”)")
+            editor.nameChanged(name)
+        case .notes(let notes):
+            intent("notesChanged(“\(notes)”)")
+            editor.notesChanged(notes)
+        case .save:
+            intent("saveTapped()")
+            guard editor.saveTapped() else {
+                return .failed("not saved: \(editor.viewState.saveError ?? "the editor refused")")
+            }
+            close()
+        case .cancel:
+            intent("cancelTapped()")
+            editor.cancelTapped()
+            close()
+        default:
+            preconditionFailure("\(command) is not an editor command")
+        }
+        return .succeeded
+    }
+
+    private func open(_ editor: AttractionDetailPresenter) {
+        self.editor = editor
+        screen.show(editor: editor)
+    }
+
+    private func close() {
+        editor = nil
+        screen.show(editor: nil)
+    }
+
+    private func intent(_ name: String) {
+        tracer.record(from: .view, to: .presenter, name)
+    }
+}

@@ -1,0 +1,82 @@
+// The Attractions sample: a tourist's list of attractions, edited through a delegate and kept on
+// disk. This file is the composition root: it opens the store, builds the presenters and the
+// screen, and feeds the user's commands to them.
+
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCStore
+import SampleSupport
+
+let defaultStore = DataLocation.defaultFolder(for: "MVCLayers").appending(path: "attractions.json")
+
+let usage = """
+    USAGE: attractions [--store PATH] [--trace] [--help]
+
+    A list of attractions you can add to, edit, reorder, delete, undo and redo, kept on disk. The
+    editor saves through a delegate that either adds or replaces, without knowing which
+    (source post 004).
+
+    Interactive on a terminal (a prompt and 'help'); scripted when standard input is not a terminal:
+    one command per line (the rest of a line is the command's text, no quoting needed), the screen
+    printed after each command that changed it, errors on standard error starting with 'error:',
+    and exit status 1 if any command failed. Changes are saved a moment after they are made, and
+    when the program ends.
+
+    OPTIONS:
+      --store PATH   the attractions file (default: \(defaultStore.path))
+      --trace        print each hop across a layer boundary as it happens
+      --help         show this help
+
+    COMMANDS:
+    \(AttractionsCommand.summary)
+    """
+
+let console = Console()
+let arguments: LaunchArguments
+do {
+    arguments = try LaunchArguments(
+        Array(CommandLine.arguments.dropFirst()),
+        knownFlags: ["--trace", "--help"],
+        knownOptions: ["--store"]
+    )
+} catch {
+    console.printError("\(error)\n\(usage)")
+    exitProcess(usageExitStatus)
+}
+if arguments.contains("--help") {
+    console.print(usage)
+    exitProcess(0)
+}
+
+let tracer = arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? defaultStore
+
+let store: AttractionStore
+let saver: CoalescingSaver<[Attraction]>
+do throws(PersistenceError) {
+    (store, saver) = try await AttractionStore.open(at: storeURL, tracer: tracer)
+} catch {
+    console.printError(error.description)
+    exitProcess(1)
+}
+
+let list = AttractionListPresenter(store: store, saveErrors: saver.lastError, tracer: tracer)
+let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
+let session = AttractionsSession(list: list, screen: screen, console: console, tracer: tracer)
+
+if console.isInteractive {
+    console.print("Attractions, kept in \(storeURL.path). Type 'help' for the commands.")
+}
+screen.render()
+
+var status = await CommandLoop(console: console).run { line in session.handle(line) }
+session.cancelOpenEdit()
+do throws(PersistenceError) {
+    try await saver.flush()
+} catch {
+    console.printError(error.description)
+    status = 1
+}
+exitProcess(status)
