@@ -35,11 +35,7 @@ enum AtomicFile {
     /// Replaces the file at `url` with `data`, atomically and durably, creating its folder if needed.
     static func write(_ data: Data, to url: URL) throws(PersistenceError) {
         let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .unwritable(path: url.path, reason: "cannot create the folder \(folder.path): \(describe(error))")
-        }
+        try createFolder(folder, for: url)
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .unwritable(path: url.path, reason: lastError()) }
@@ -57,6 +53,22 @@ enum AtomicFile {
         }
         succeeded = true
         syncFolder(folder)
+    }
+
+    /// Creates `folder` and any missing parents, saying which one could not be made and why.
+    private static func createFolder(_ folder: URL, for target: URL) throws(PersistenceError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw .unwritable(path: target.path, reason: "\(folder.path) is a file, not a folder")
+            }
+            return
+        }
+        let parent = folder.deletingLastPathComponent()
+        if parent.path != folder.path { try createFolder(parent, for: target) }
+        guard mkdir(folder.path, 0o755) == 0 || errno == EEXIST else {
+            throw .unwritable(path: target.path, reason: "cannot create the folder \(folder.path): \(lastError())")
+        }
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(PersistenceError) {

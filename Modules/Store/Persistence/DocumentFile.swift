@@ -64,7 +64,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         do {
             version = try JSONDecoder().decode(Header.self, from: data).formatVersion
         } catch {
-            throw .corrupt(path: path, reason: Self.explain(error))
+            throw .corrupt(path: path, reason: JSONSyntax.problem(in: data) ?? Self.explain(error))
         }
         if version > format.currentVersion {
             throw .newerVersion(path: path, found: version, supported: format.currentVersion)
