@@ -64,7 +64,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["MVCStore", "MVCModel", "MVCObservation"],
+            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "crash-writer"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "crash-writer",
+            dependencies: ["MVCStore", "MVCModel"],
+            path: "Tests/CrashWriter",
             swiftSettings: strictSettings
         ),
 
@@ -99,7 +105,8 @@ let package = Package(
         .testTarget(
             name: "PresenterTests",
             dependencies: [
-                "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates",
+                "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore",
+                "MVCDelegates",
             ],
             swiftSettings: strictSettings
         ),
@@ -119,7 +126,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "attractions",
-            dependencies: ["MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport"],
+            dependencies: [
+                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport",
+            ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings
         ),

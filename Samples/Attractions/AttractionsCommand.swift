@@ -52,9 +52,13 @@ enum AttractionsCommand: Equatable {
         case "save": self = try Self.bare(.save, word, argument)
         case "cancel": self = try Self.bare(.cancel, word, argument)
         case "move":
-            let parts = argument.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard parts.count == 2 else { throw .missingArgument(command: word, what: "two row numbers") }
-            self = .move(from: try Self.row(parts[0], for: word), to: try Self.row(parts[1], for: word))
+            let parts = argument.split(separator: " ", omittingEmptySubsequences: true).map(
+                String.init)
+            guard parts.count == 2 else {
+                throw .missingArgument(command: word, what: "two row numbers")
+            }
+            self = .move(
+                from: try Self.row(parts[0], for: word), to: try Self.row(parts[1], for: word))
         case "delete": self = .delete(row: try Self.row(argument, for: word))
         case "undo": self = try Self.bare(.undo, word, argument)
         case "redo": self = try Self.bare(.redo, word, argument)
@@ -73,7 +77,9 @@ enum AttractionsCommand: Equatable {
         return command
     }
 
-    private static func row(_ text: String, for command: String) throws(AttractionsCommandError) -> Int {
+    private static func row(_ text: String, for command: String) throws(AttractionsCommandError)
+        -> Int
+    {
         guard !text.isEmpty else { throw .missingArgument(command: command, what: "a row number") }
         guard let row = Int(text), row >= 1 else { throw .notARow(text) }
         return row

@@ -12,7 +12,10 @@ final class AttractionsSession {
     private let tracer: HopTracer
     private var editor: AttractionDetailPresenter?
 
-    init(list: AttractionListPresenter, screen: AttractionsScreen, console: Console, tracer: HopTracer) {
+    init(
+        list: AttractionListPresenter, screen: AttractionsScreen, console: Console,
+        tracer: HopTracer
+    ) {
         self.list = list
         self.screen = screen
         self.console = console
@@ -52,7 +55,9 @@ final class AttractionsSession {
         case .quit:
             return .quit
         case .name, .notes, .save, .cancel:
-            guard let editor else { return .failed("no editor is open; use 'new' or 'edit <row>' first") }
+            guard let editor else {
+                return .failed("no editor is open; use 'new' or 'edit <row>' first")
+            }
             return perform(command, in: editor)
         case .list, .add, .new, .edit, .move, .delete, .undo, .redo:
             guard editor == nil else {
@@ -98,7 +103,9 @@ final class AttractionsSession {
         return succeeded ? .succeeded : .failed(list.viewState.lastError ?? "\(command) failed")
     }
 
-    private func perform(_ command: AttractionsCommand, in editor: AttractionDetailPresenter) -> CommandOutcome {
+    private func perform(_ command: AttractionsCommand, in editor: AttractionDetailPresenter)
+        -> CommandOutcome
+    {
         switch command {
         case .name(let name):
             intent("nameChanged(“\(name)”)")

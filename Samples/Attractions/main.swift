@@ -50,7 +50,8 @@ if arguments.contains("--help") {
     exitProcess(0)
 }
 
-let tracer = arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+let tracer =
+    arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
 let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? defaultStore
 
 let store: AttractionStore

@@ -24,5 +24,6 @@ enum LayerRules {
         "attractions": .composition,
         "benchmarks": .composition,
         "HeapStatistics": .composition,
+        "crash-writer": .composition,
     ]
 }

@@ -23,11 +23,14 @@ public struct AttractionDraft: Sendable, Equatable {
         if trimmedName.isEmpty {
             found.append(.emptyName)
         } else if trimmedName.count > AttractionRules.maximumNameLength {
-            found.append(.nameTooLong(length: trimmedName.count, limit: AttractionRules.maximumNameLength))
+            found.append(
+                .nameTooLong(length: trimmedName.count, limit: AttractionRules.maximumNameLength))
         }
         let trimmedNotes = AttractionRules.trimmed(notes)
         if trimmedNotes.count > AttractionRules.maximumNotesLength {
-            found.append(.notesTooLong(length: trimmedNotes.count, limit: AttractionRules.maximumNotesLength))
+            found.append(
+                .notesTooLong(length: trimmedNotes.count, limit: AttractionRules.maximumNotesLength)
+            )
         }
         return found
     }
@@ -39,7 +42,8 @@ public struct AttractionDraft: Sendable, Equatable {
     /// - Throws: The first ``AttractionValidationError`` the draft breaks.
     public func validated(id: Attraction.ID) throws(AttractionValidationError) -> Attraction {
         if let problem = problems.first { throw problem }
-        return Attraction(id: id, name: AttractionRules.trimmed(name), notes: AttractionRules.trimmed(notes))
+        return Attraction(
+            id: id, name: AttractionRules.trimmed(name), notes: AttractionRules.trimmed(notes))
     }
 }
 

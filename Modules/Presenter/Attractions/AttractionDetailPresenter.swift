@@ -40,7 +40,9 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
     public var viewState: AttractionDetailViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (AttractionDetailViewState) -> Void) -> ObservationToken {
+    public func observeViewState(_ handler: @escaping (AttractionDetailViewState) -> Void)
+        -> ObservationToken
+    {
         state.observe(options: .new) { change in
             if let newState = change.newValue { handler(newState) }
         }

@@ -39,7 +39,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
                 redo: Self.redoCommand(store)
             )
         )
-        tokens.append(store.changes.subscribeToAll { [weak self] change in self?.storeChanged(change) })
+        tokens.append(
+            store.changes.subscribeToAll { [weak self] change in self?.storeChanged(change) })
         if let saveErrors {
             tokens.append(
                 saveErrors.observe(options: .new) { [weak self] change in
@@ -53,7 +54,9 @@ public final class AttractionListPresenter: ViewStatePresenter {
     public var viewState: AttractionListViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (AttractionListViewState) -> Void) -> ObservationToken {
+    public func observeViewState(_ handler: @escaping (AttractionListViewState) -> Void)
+        -> ObservationToken
+    {
         state.observe(options: .new) { change in
             if let newState = change.newValue { handler(newState) }
         }
@@ -85,7 +88,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
     /// - Returns: The editor, on a blank attraction.
     public func newTapped() -> AttractionDetailPresenter {
         let delegate = CreateAttractionDelegate(store: store, report: delegateReport)
-        return AttractionDetailPresenter(editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
+        return AttractionDetailPresenter(
+            editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
     }
 
     /// The user asked to edit the attraction at `position`: an editor whose delegate replaces it.
@@ -94,8 +98,10 @@ public final class AttractionListPresenter: ViewStatePresenter {
     public func editTapped(at position: Int) -> AttractionDetailPresenter? {
         perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
             let attraction = try store.attraction(at: position)
-            let delegate = EditAttractionDelegate(editing: attraction, in: store, report: delegateReport)
-            return AttractionDetailPresenter(editing: attraction, delegate: delegate, tracer: tracer)
+            let delegate = EditAttractionDelegate(
+                editing: attraction, in: store, report: delegateReport)
+            return AttractionDetailPresenter(
+                editing: attraction, delegate: delegate, tracer: tracer)
         }
     }
 
@@ -103,14 +109,17 @@ public final class AttractionListPresenter: ViewStatePresenter {
     @discardableResult
     public func moveTapped(from source: Int, to destination: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "move(from: \(source), to: \(destination))")
-        return perform { () throws(AttractionStoreError) in try store.move(from: source, to: destination) } != nil
+        return perform { () throws(AttractionStoreError) in
+            try store.move(from: source, to: destination)
+        } != nil
     }
 
     /// The user deleted the row at `position`.
     @discardableResult
     public func deleteTapped(at position: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "delete(at: \(position))")
-        return perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) } != nil
+        return perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) }
+            != nil
     }
 
     /// The user chose Undo.
@@ -169,14 +178,19 @@ public final class AttractionListPresenter: ViewStatePresenter {
     }
 
     private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
-        AttractionListViewState.Row(id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+        AttractionListViewState.Row(
+            id: attraction.id.description, name: attraction.name, notes: attraction.notes)
     }
 
     private static func undoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
-        .init(title: store.undoLabel.map { "Undo \($0)" } ?? "Undo", isEnabled: store.undoLabel != nil)
+        .init(
+            title: store.undoLabel.map { "Undo \($0)" } ?? "Undo", isEnabled: store.undoLabel != nil
+        )
     }
 
     private static func redoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
-        .init(title: store.redoLabel.map { "Redo \($0)" } ?? "Redo", isEnabled: store.redoLabel != nil)
+        .init(
+            title: store.redoLabel.map { "Redo \($0)" } ?? "Redo", isEnabled: store.redoLabel != nil
+        )
     }
 }

@@ -49,7 +49,9 @@ extension AttractionStore {
         delay: Duration = .milliseconds(300),
         sleep: @escaping CoalescingSaver<[Attraction]>.Sleep = { try await Task.sleep(for: $0) },
         tracer: HopTracer = .disabled
-    ) async throws(PersistenceError) -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>) {
+    ) async throws(PersistenceError) -> (
+        store: AttractionStore, saver: CoalescingSaver<[Attraction]>
+    ) {
         let file = DocumentFile(url: url, format: .attractions)
         let attractions = try await file.load() ?? []
         let saver = CoalescingSaver(file: file, delay: delay, sleep: sleep)

@@ -19,7 +19,8 @@ public enum AttractionListChange: KeyedUpdate, Sendable, Equatable {
     /// The attraction the change is about.
     public var key: Attraction.ID {
         switch self {
-        case .inserted(let id, _), .removed(let id, _), .moved(let id, _, _), .updated(let id, _): id
+        case .inserted(let id, _), .removed(let id, _), .moved(let id, _, _), .updated(let id, _):
+            id
         }
     }
 

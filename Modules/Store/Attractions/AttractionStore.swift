@@ -71,10 +71,15 @@ public final class AttractionStore {
     ///
     /// - Throws: ``AttractionStoreError/duplicateAttraction(_:)`` if its id is already listed;
     ///   ``AttractionStoreError/positionOutOfRange(_:count:)`` for a position past the end.
-    public func add(_ attraction: Attraction, at position: Int? = nil) throws(AttractionStoreError) {
-        guard list.index(of: attraction.id) == nil else { throw .duplicateAttraction(attraction.id) }
+    public func add(_ attraction: Attraction, at position: Int? = nil) throws(AttractionStoreError)
+    {
+        guard list.index(of: attraction.id) == nil else {
+            throw .duplicateAttraction(attraction.id)
+        }
         let position = position ?? count
-        guard (0...count).contains(position) else { throw .positionOutOfRange(position, count: count) }
+        guard (0...count).contains(position) else {
+            throw .positionOutOfRange(position, count: count)
+        }
         perform(.insert(attraction, at: position), label: "Add “\(attraction.name)”")
     }
 
@@ -85,12 +90,15 @@ public final class AttractionStore {
     ///
     /// - Throws: ``AttractionStoreError/unknownAttraction(_:)`` if it was deleted meanwhile;
     ///   ``AttractionStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id.
-    public func replace(_ id: Attraction.ID, with newVersion: Attraction) throws(AttractionStoreError) {
+    public func replace(_ id: Attraction.ID, with newVersion: Attraction)
+        throws(AttractionStoreError)
+    {
         guard newVersion.id == id else { throw .mismatchedID(expected: id, found: newVersion.id) }
         guard let position = list.index(of: id) else { throw .unknownAttraction(id) }
         let old = list.attractions[position]
         guard old != newVersion else { return }
-        perform(.replace(old: old, new: newVersion, at: position), label: "Edit “\(newVersion.name)”")
+        perform(
+            .replace(old: old, new: newVersion, at: position), label: "Edit “\(newVersion.name)”")
     }
 
     /// Moves the attraction at `source` so that it ends up at `destination`.

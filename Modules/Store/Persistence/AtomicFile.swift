@@ -18,7 +18,9 @@ enum AtomicFile {
     /// The whole file, or `nil` if there is no file at `url`.
     static func read(_ url: URL) throws(PersistenceError) -> Data? {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return nil }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            return nil
+        }
         if isFolder.boolValue {
             throw .unreadable(path: url.path, reason: "it is a folder, not a file")
         }
@@ -46,7 +48,9 @@ enum AtomicFile {
         do {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: url.path)
-            guard fsync(descriptor) == 0 else { throw PersistenceError.unwritable(path: url.path, reason: lastError()) }
+            guard fsync(descriptor) == 0 else {
+                throw PersistenceError.unwritable(path: url.path, reason: lastError())
+            }
         }
         guard rename(temporary.path, url.path) == 0 else {
             throw .unwritable(path: url.path, reason: lastError())
@@ -60,18 +64,23 @@ enum AtomicFile {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw .unwritable(path: target.path, reason: "\(folder.path) is a file, not a folder")
+                throw .unwritable(
+                    path: target.path, reason: "\(folder.path) is a file, not a folder")
             }
             return
         }
         let parent = folder.deletingLastPathComponent()
         if parent.path != folder.path { try createFolder(parent, for: target) }
         guard mkdir(folder.path, 0o755) == 0 || errno == EEXIST else {
-            throw .unwritable(path: target.path, reason: "cannot create the folder \(folder.path): \(lastError())")
+            throw .unwritable(
+                path: target.path, reason: "cannot create the folder \(folder.path): \(lastError())"
+            )
         }
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(PersistenceError) {
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String)
+        throws(PersistenceError)
+    {
         let failure: String? = data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

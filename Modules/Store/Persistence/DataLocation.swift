@@ -17,14 +17,17 @@ public enum DataLocation {
     ) -> URL {
         #if canImport(Darwin)
             let base =
-                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSHomeDirectory()).appending(path: "Library/Application Support")
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
+                .first
+                ?? URL(fileURLWithPath: NSHomeDirectory()).appending(
+                    path: "Library/Application Support")
         #else
             let base: URL
             if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
                 base = URL(fileURLWithPath: dataHome, isDirectory: true)
             } else {
-                let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+                let home =
+                    environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
                 base = URL(fileURLWithPath: home, isDirectory: true).appending(path: ".local/share")
             }
         #endif

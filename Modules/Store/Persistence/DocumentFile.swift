@@ -52,7 +52,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            return try encoder.encode(Envelope(formatVersion: format.currentVersion, document: document))
+            return try encoder.encode(
+                Envelope(formatVersion: format.currentVersion, document: document))
         } catch {
             throw .unwritable(path: path, reason: "the document cannot be encoded: \(error)")
         }
@@ -83,7 +84,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             throw .corrupt(path: path, reason: Self.explain(error))
         }
         guard let document = object?["document"],
-            let documentJSON = try? JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed])
+            let documentJSON = try? JSONSerialization.data(
+                withJSONObject: document, options: [.fragmentsAllowed])
         else {
             throw .corrupt(path: path, reason: "it has no document")
         }
@@ -98,10 +100,13 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private static func explain(_ error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            let detail = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            return context.codingPath.isEmpty
+                ? detail : "\(describe(context.codingPath)): \(detail)"
         case DecodingError.keyNotFound(let key, let context):
             return "\(describe(context.codingPath + [key])) is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+        case DecodingError.typeMismatch(_, let context),
+            DecodingError.valueNotFound(_, let context):
             return "\(describe(context.codingPath)): \(context.debugDescription)"
         default:
             return "\(error)"
@@ -110,7 +115,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     private static func describe(_ path: [any CodingKey]) -> String {
         let components = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-        return components.isEmpty ? "the top level" : "the field " + components.joined().drop { $0 == "." }
+        return components.isEmpty
+            ? "the top level" : "the field " + components.joined().drop { $0 == "." }
     }
 
     private struct Header: Decodable {

@@ -10,7 +10,8 @@ enum JSONSyntax {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil
         } catch {
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            let detail =
+                ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
             if detail.contains("Unexpected end of file") {
                 return "the file ends in the middle of the data: it was cut short"
             }

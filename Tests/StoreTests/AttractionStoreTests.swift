@@ -1,0 +1,167 @@
+import MVCModel
+import MVCObservation
+import MVCStore
+import Testing
+
+@MainActor
+@Suite("The attraction store")
+struct AttractionStoreTests {
+    private let louvre = Attraction(name: "Louvre")
+    private let orsay = Attraction(name: "Orsay")
+    private let eiffel = Attraction(name: "Eiffel Tower")
+
+    @Test("adding a new attraction appends it and publishes where it went")
+    func addAppends() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let log = ChangeLog(store)
+
+        try store.add(orsay)
+
+        #expect(store.attractions == [louvre, orsay])
+        #expect(log.changes == [.inserted(orsay.id, at: 1)])
+        #expect(store.undoLabel == "Add “Orsay”")
+    }
+
+    @Test("adding at a position inserts there")
+    func addAtPosition() throws {
+        let store = AttractionStore(attractions: [louvre, orsay])
+
+        try store.add(eiffel, at: 1)
+
+        #expect(store.attractions == [louvre, eiffel, orsay])
+    }
+
+    @Test("replacing finds the attraction by id wherever it moved")
+    func replaceByID() throws {
+        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let log = ChangeLog(store)
+        try store.move(from: 0, to: 2)
+        var renamed = louvre
+        renamed.notes = "Mona Lisa"
+
+        try store.replace(louvre.id, with: renamed)
+
+        #expect(store.attractions == [orsay, eiffel, renamed])
+        #expect(log.changes.last == .updated(louvre.id, at: 2))
+        #expect(store.undoLabel == "Edit “Louvre”")
+    }
+
+    @Test("replacing with an equal value changes nothing and records nothing")
+    func replaceWithEqualValue() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let log = ChangeLog(store)
+
+        try store.replace(louvre.id, with: louvre)
+
+        #expect(log.changes.isEmpty)
+        #expect(store.undoLabel == nil)
+    }
+
+    @Test("moving publishes both positions and can be undone and redone")
+    func moveUndoRedo() throws {
+        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let log = ChangeLog(store)
+
+        try store.move(from: 2, to: 0)
+        #expect(store.attractions == [eiffel, louvre, orsay])
+        try store.undo()
+        #expect(store.attractions == [louvre, orsay, eiffel])
+        try store.redo()
+        #expect(store.attractions == [eiffel, louvre, orsay])
+
+        #expect(
+            log.changes == [
+                .moved(eiffel.id, from: 2, to: 0), .moved(eiffel.id, from: 0, to: 2),
+                .moved(eiffel.id, from: 2, to: 0),
+            ]
+        )
+    }
+
+    @Test("deleting removes the attraction, and undo puts it back where it was")
+    func deleteAndUndo() throws {
+        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let log = ChangeLog(store)
+
+        let deleted = try store.delete(at: 1)
+        #expect(deleted == orsay)
+        #expect(store.undoLabel == "Delete “Orsay”")
+        try store.undo()
+
+        #expect(store.attractions == [louvre, orsay, eiffel])
+        #expect(log.changes == [.removed(orsay.id, at: 1), .inserted(orsay.id, at: 1)])
+        #expect(store.redoLabel == "Delete “Orsay”")
+        #expect(store.undoLabel == nil)
+    }
+
+    @Test("every edit is undone in reverse order, and a new edit clears redo")
+    func undoOrder() throws {
+        let store = AttractionStore()
+        try store.add(louvre)
+        try store.add(orsay)
+        try store.move(from: 1, to: 0)
+
+        try store.undo()
+        try store.undo()
+        #expect(store.attractions == [louvre])
+        #expect(store.redoLabel == "Add “Orsay”")
+
+        try store.add(eiffel)
+        #expect(store.redoLabel == nil)
+        #expect(throws: AttractionStoreError.nothingToRedo) { try store.redo() }
+    }
+
+    @Test("a refused edit throws and changes nothing")
+    func refusedEdits() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let log = ChangeLog(store)
+
+        #expect(throws: AttractionStoreError.positionOutOfRange(1, count: 1)) {
+            try store.delete(at: 1)
+        }
+        #expect(throws: AttractionStoreError.positionOutOfRange(-1, count: 1)) {
+            try store.move(from: -1, to: 0)
+        }
+        #expect(throws: AttractionStoreError.positionOutOfRange(3, count: 1)) {
+            try store.add(orsay, at: 3)
+        }
+        #expect(throws: AttractionStoreError.duplicateAttraction(louvre.id)) {
+            try store.add(louvre)
+        }
+        #expect(throws: AttractionStoreError.unknownAttraction(orsay.id)) {
+            try store.replace(orsay.id, with: orsay)
+        }
+        #expect(throws: AttractionStoreError.mismatchedID(expected: louvre.id, found: orsay.id)) {
+            try store.replace(louvre.id, with: orsay)
+        }
+        #expect(throws: AttractionStoreError.nothingToUndo) { try store.undo() }
+
+        #expect(store.attractions == [louvre])
+        #expect(log.changes.isEmpty)
+    }
+
+    @Test("store errors count positions from 1, as a user sees them")
+    func errorWording() {
+        #expect(
+            AttractionStoreError.positionOutOfRange(4, count: 2).description
+                == "there is no attraction at position 5: the list has 2"
+        )
+        #expect(
+            AttractionStoreError.positionOutOfRange(0, count: 0).description
+                == "there is no attraction at position 1: the list is empty"
+        )
+    }
+
+    @Test("a subscriber to one attraction hears only that attraction's changes")
+    func keyedSubscription() throws {
+        let store = AttractionStore(attractions: [louvre, orsay])
+        var heard: [AttractionListChange] = []
+        let token = store.changes.subscribe(to: orsay.id) { heard.append($0) }
+
+        try store.move(from: 1, to: 0)
+        try store.delete(at: 1)
+
+        #expect(heard == [.moved(orsay.id, from: 1, to: 0)])
+        #expect(store.attractions == [orsay])
+        _ = token
+    }
+}

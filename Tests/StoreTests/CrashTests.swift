@@ -1,0 +1,58 @@
+import Foundation
+import MVCModel
+import MVCStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("Saving survives a crash")
+struct CrashTests {
+    @Test("a writer killed with SIGKILL at random moments always leaves a whole saved state behind")
+    func killedWriter() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("attractions.json"), format: .attractions)
+        try await file.save([Attraction(name: "state 0")])
+        var random = SeededGenerator(seed: 0xC4A5_4000)
+        var highestState = 0
+
+        for round in 1...25 {
+            let writer = Process()
+            writer.executableURL = try executable(named: "crash-writer")
+            writer.arguments = [file.path, String(highestState + 1)]
+            try writer.run()
+            usleep(UInt32.random(in: 5_000...60_000, using: &random))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            #expect(
+                writer.terminationReason == .uncaughtSignal,
+                "round \(round): the writer ended by itself")
+
+            let document = try #require(try await file.load(), "round \(round): the file is gone")
+            let name = try #require(
+                document.first?.name, "round \(round): an empty document was saved")
+            let state = try #require(
+                Int(name.dropFirst("state ".count)), "round \(round): unexpected name \(name)")
+            #expect(document.allSatisfy { $0.name == name }, "round \(round): a mix of two states")
+            #expect(
+                document.count == state % 50 + 1 || state == 0,
+                "round \(round): state \(state) is incomplete")
+            highestState = max(highestState, state)
+        }
+        #expect(highestState > 0, "the writer never completed a save")
+    }
+
+    /// A built executable of this package: it sits in the build folder beside the test binary.
+    private func executable(named name: String) throws -> URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = folder.appending(path: name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import MVCModel
+import MVCStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("Document files")
+struct PersistenceTests {
+    private let attractions = [
+        Attraction(name: "Louvre", notes: "Mona Lisa"),
+        Attraction(name: "Sacré-Cœur", notes: "views\nover Paris"),
+    ]
+
+    private func file(in folder: TemporaryFolder, _ name: String = "attractions.json")
+        -> DocumentFile<[Attraction]>
+    {
+        DocumentFile(url: folder.file(name), format: .attractions)
+    }
+
+    @Test("what is saved loads back equal")
+    func roundTrip() async throws {
+        let folder = try TemporaryFolder()
+        let file = file(in: folder)
+
+        try await file.save(attractions)
+
+        #expect(try await file.load() == attractions)
+    }
+
+    @Test("a missing file loads as no document, and creates nothing")
+    func missingFile() async throws {
+        let folder = try TemporaryFolder()
+
+        #expect(try await file(in: folder).load() == nil)
+        #expect(try folder.contents().isEmpty)
+    }
+
+    @Test("saving creates missing folders and leaves no temporary file behind")
+    func savingCreatesFolders() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a/b/attractions.json"), format: .attractions)
+
+        try await file.save(attractions)
+        try await file.save([])
+
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.file("a/b").path) == [
+                "attractions.json"
+            ])
+        #expect(try await file.load() == [])
+    }
+
+    @Test("the file states its format version")
+    func formatVersionWritten() async throws {
+        let folder = try TemporaryFolder()
+        try await file(in: folder).save(attractions)
+
+        let object = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.file("attractions.json")))
+
+        #expect((object as? [String: Any])?["formatVersion"] as? Int == 2)
+    }
+
+    @Test("a version 1 file (names only) is migrated on load, and the file is left as it was")
+    func migration() async throws {
+        let folder = try TemporaryFolder()
+        let id = UUID()
+        let old =
+            #"{"formatVersion": 1, "document": [{"id": "\#(id.uuidString)", "name": "Louvre"}]}"#
+        try Data(old.utf8).write(to: folder.file("attractions.json"))
+
+        let loaded = try await file(in: folder).load()
+
+        #expect(loaded == [Attraction(id: Attraction.ID(rawValue: id), name: "Louvre", notes: "")])
+        #expect(try String(contentsOf: folder.file("attractions.json"), encoding: .utf8) == old)
+    }
+
+    @Test("a file from a newer version is refused with the versions named, and left untouched")
+    func newerVersionRefused() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("attractions.json").path
+        let newer = Data(#"{"formatVersion": 3, "document": {"lists": []}}"#.utf8)
+        try newer.write(to: folder.file("attractions.json"))
+
+        await #expect(throws: PersistenceError.newerVersion(path: path, found: 3, supported: 2)) {
+            try await file(in: folder).load()
+        }
+        #expect(try Data(contentsOf: folder.file("attractions.json")) == newer)
+    }
+
+    @Test(
+        "a corrupt or truncated file is a typed error naming the path and the problem, and is left byte for byte",
+        arguments: [
+            ("{\n  \"formatVersion\": 2,\n  oops\n}", "line 3, column 3 is not valid JSON"),
+            ("", "the file is empty"),
+            (
+                "[1, 2]",
+                "the top level: Expected to decode Dictionary<String, Any> but found an array instead."
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "x", "name": "a", "notes": ""}]}"#,
+                "the field document[0].id"
+            ),
+        ]
+    )
+    func corruptFile(contents: String, problem: String) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("attractions.json")
+        try Data(contents.utf8).write(to: url)
+
+        do {
+            _ = try await file(in: folder).load()
+            Issue.record("a corrupt file loaded")
+        } catch .corrupt(let path, let reason) {
+            #expect(path == url.path)
+            #expect(reason.hasPrefix(problem), "reason: \(reason)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        #expect(try Data(contentsOf: url) == Data(contents.utf8))
+    }
+
+    @Test("a file cut short at any byte fails to load with a clear error and is not changed")
+    func truncatedAnywhere() async throws {
+        let folder = try TemporaryFolder()
+        let file = file(in: folder)
+        try await file.save(attractions)
+        let whole = try Data(contentsOf: file.url)
+
+        for length in stride(from: 0, to: whole.count, by: 7) {
+            let cut = whole.prefix(length)
+            try cut.write(to: file.url)
+            await #expect(throws: PersistenceError.self, "cut at \(length) bytes") {
+                try await file.load()
+            }
+            #expect(try Data(contentsOf: file.url) == cut)
+        }
+    }
+
+    @Test("saving where a file stands in for the folder is a typed error, and changes nothing")
+    func folderIsAFile() async throws {
+        let folder = try TemporaryFolder()
+        try Data("not a folder".utf8).write(to: folder.file("blocker"))
+        let file = DocumentFile(url: folder.file("blocker/attractions.json"), format: .attractions)
+
+        await #expect(
+            throws: PersistenceError.unwritable(
+                path: file.path, reason: "\(folder.file("blocker").path) is a file, not a folder")
+        ) {
+            try await file.save(attractions)
+        }
+        #expect(try String(contentsOf: folder.file("blocker"), encoding: .utf8) == "not a folder")
+    }
+
+    // The superuser may write anywhere, so the check only means something for other users.
+    @Test(
+        "saving into a read-only folder is a typed error, and the old file is intact",
+        .enabled(if: geteuid() != 0))
+    func readOnlyFolder() async throws {
+        let folder = try TemporaryFolder()
+        let file = file(in: folder)
+        try await file.save(attractions)
+        chmod(folder.url.path, 0o555)
+        defer { chmod(folder.url.path, 0o755) }
+
+        await #expect(throws: PersistenceError.self) { try await file.save([]) }
+        #expect(try await file.load() == attractions)
+    }
+
+    @Test("a folder where the file should be is unreadable, not empty")
+    func folderInsteadOfFile() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.file("attractions.json"), withIntermediateDirectories: true)
+
+        await #expect(
+            throws: PersistenceError.unreadable(
+                path: folder.file("attractions.json").path, reason: "it is a folder, not a file")
+        ) {
+            try await file(in: folder).load()
+        }
+    }
+
+    @Test("errors name the file and say what to do")
+    func errorWording() {
+        #expect(
+            PersistenceError.newerVersion(path: "/tmp/a.json", found: 3, supported: 2).description
+                == "cannot read /tmp/a.json: it is in format version 3, and this program reads versions up to 2; use a newer version of the program"
+        )
+        #expect(
+            PersistenceError.corrupt(path: "/tmp/a.json", reason: "the file is empty").description
+                == "cannot read /tmp/a.json: it is not a valid document (the file is empty); the file was left untouched"
+        )
+    }
+
+    @Test(
+        "the default data folder follows XDG_DATA_HOME, then HOME", .enabled(if: !isApplePlatform))
+    func defaultLocation() {
+        #expect(
+            DataLocation.defaultFolder(
+                for: "App", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]
+            ).path
+                == "/data/App"
+        )
+        #expect(
+            DataLocation.defaultFolder(
+                for: "App", environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"]
+            ).path
+                == "/home/u/.local/share/App"
+        )
+        #expect(
+            DataLocation.defaultFolder(for: "App", environment: ["HOME": "/home/u"]).path
+                == "/home/u/.local/share/App")
+    }
+}
+
+#if canImport(Darwin)
+    private let isApplePlatform = true
+#else
+    private let isApplePlatform = false
+#endif
