@@ -1,6 +1,8 @@
 import SampleSupport
 
-/// One line typed into the Attractions sample. Rows count from 1, as the list shows them.
+/// One line typed into the Attractions sample.
+///
+/// Rows count from 1, as the list shows them.
 enum AttractionsCommand: Equatable {
     case list
     case add(name: String)

@@ -2,8 +2,9 @@ import MVCObservation
 import MVCPresenter
 import SampleSupport
 
-/// Carries out the user's commands: list commands go to the list presenter, editor commands to
-/// the open editor. Which commands are allowed depends on whether an editor is open.
+/// Carries out the user's commands, sending each to the list presenter or to the open editor.
+///
+/// Which commands are allowed depends on whether an editor is open.
 @MainActor
 final class AttractionsSession {
     private let list: AttractionListPresenter

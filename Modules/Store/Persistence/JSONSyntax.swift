@@ -23,7 +23,7 @@ enum JSONSyntax {
         }
     }
 
-    /// The number in "... around character 12.", if the message has one.
+    /// The character offset a parser message names ("around character 12"), if it names one.
     private static func characterOffset(in message: String) -> Int? {
         guard let range = message.range(of: "character ") else { return nil }
         return Int(message[range.upperBound...].prefix { $0.isNumber })
