@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DelegatesTests",
-            dependencies: ["MVCDelegates", "MVCStore", "MVCModel"],
+            dependencies: ["MVCDelegates", "MVCStore", "MVCModel", "MVCObservation"],
             swiftSettings: strictSettings
         ),
 

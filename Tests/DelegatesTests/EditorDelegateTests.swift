@@ -1,0 +1,187 @@
+import MVCDelegates
+import MVCModel
+import MVCObservation
+import MVCStore
+import Testing
+
+/// The two ways an editor can be opened, each with the delegate that goes with it.
+enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
+    case create
+    case edit
+
+    var testDescription: String { rawValue }
+
+    /// A store holding two attractions, a delegate of this kind, and the attraction its editor opens on.
+    @MainActor
+    func makeEditing() -> (store: AttractionStore, delegate: any AttractionEditorDelegate, opened: Attraction) {
+        let existing = [Attraction(name: "Louvre"), Attraction(name: "Orsay", notes: "Impressionists")]
+        let store = AttractionStore(attractions: existing)
+        switch self {
+        case .create:
+            let delegate = CreateAttractionDelegate(store: store)
+            return (store, delegate, delegate.newAttraction)
+        case .edit:
+            return (store, EditAttractionDelegate(editing: existing[1], in: store), existing[1])
+        }
+    }
+}
+
+@MainActor
+@Suite("Both editor delegates")
+struct EditorDelegateContractTests {
+    @Test("saving puts the edited attraction in the store under the id the editor opened with", arguments: DelegateKind.allCases)
+    func saveLandsInStore(kind: DelegateKind) throws {
+        let (store, delegate, opened) = kind.makeEditing()
+        let edited = Attraction(id: opened.id, name: "Musée Rodin", notes: "The Thinker")
+
+        try delegate.saveAttraction(edited)
+
+        #expect(store.attraction(withID: opened.id) == edited)
+    }
+
+    @Test("saving is one undoable edit, published as one change", arguments: DelegateKind.allCases)
+    func saveIsOneEdit(kind: DelegateKind) throws {
+        let (store, delegate, opened) = kind.makeEditing()
+        let before = store.attractions
+        var changes: [AttractionListChange] = []
+        let token = store.changes.subscribeToAll { changes.append($0) }
+
+        try delegate.saveAttraction(Attraction(id: opened.id, name: "Musée Rodin"))
+        try store.undo()
+
+        #expect(changes.count == 2)
+        #expect(store.attractions == before)
+        _ = token
+    }
+
+    @Test("cancelling changes nothing in the store", arguments: DelegateKind.allCases)
+    func cancelChangesNothing(kind: DelegateKind) {
+        let (store, delegate, _) = kind.makeEditing()
+        let before = store.attractions
+
+        delegate.cancelEditing()
+
+        #expect(store.attractions == before)
+        #expect(store.undoLabel == nil)
+    }
+
+    @Test("a released delegate is deallocated, and the store does not hold on to it", arguments: DelegateKind.allCases)
+    func delegateDeallocates(kind: DelegateKind) throws {
+        let store: AttractionStore
+        weak var weakDelegate: (any AttractionEditorDelegate)?
+        do {
+            let (madeStore, delegate, opened) = kind.makeEditing()
+            store = madeStore
+            weakDelegate = delegate
+            try delegate.saveAttraction(Attraction(id: opened.id, name: "Musée Rodin"))
+        }
+
+        #expect(weakDelegate == nil)
+        #expect(store.count >= 2)
+    }
+}
+
+@MainActor
+@Suite("Each editor delegate")
+struct EditorDelegateTests {
+    @Test("the create delegate adds at the end of the list")
+    func createAppends() throws {
+        let store = AttractionStore(attractions: [Attraction(name: "Louvre")])
+        let delegate = CreateAttractionDelegate(store: store)
+
+        try delegate.saveAttraction(Attraction(id: delegate.newAttraction.id, name: "Orsay"))
+
+        #expect(store.attractions.map(\.name) == ["Louvre", "Orsay"])
+        #expect(store.undoLabel == "Add “Orsay”")
+    }
+
+    @Test("the create delegate refuses to add the same attraction twice")
+    func createTwice() throws {
+        let store = AttractionStore()
+        let delegate = CreateAttractionDelegate(store: store)
+        let new = Attraction(id: delegate.newAttraction.id, name: "Orsay")
+        try delegate.saveAttraction(new)
+
+        #expect(throws: AttractionStoreError.duplicateAttraction(new.id)) { try delegate.saveAttraction(new) }
+    }
+
+    @Test("the edit delegate replaces the attraction it was made for, even after the list was reordered")
+    func editAfterReorder() throws {
+        let louvre = Attraction(name: "Louvre")
+        let orsay = Attraction(name: "Orsay")
+        let store = AttractionStore(attractions: [louvre, orsay])
+        let delegate = EditAttractionDelegate(editing: louvre, in: store)
+        try store.move(from: 0, to: 1)
+
+        try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
+
+        #expect(store.attractions.map(\.notes) == ["", "Mona Lisa"])
+        #expect(store.attractions.map(\.name) == ["Orsay", "Louvre"])
+    }
+
+    @Test("the edit delegate reports an attraction deleted meanwhile, and changes nothing")
+    func editDeleted() throws {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore(attractions: [louvre])
+        let delegate = EditAttractionDelegate(editing: louvre, in: store)
+        try store.delete(at: 0)
+
+        #expect(throws: AttractionStoreError.unknownAttraction(louvre.id)) {
+            try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre"))
+        }
+        #expect(store.attractions.isEmpty)
+    }
+
+    @Test("the delegates report what they ask of the store, for tracing")
+    func reports() throws {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore(attractions: [louvre])
+        var reported: [String] = []
+        let create = CreateAttractionDelegate(store: store) { reported.append($0) }
+        let edit = EditAttractionDelegate(editing: louvre, in: store) { reported.append($0) }
+
+        try create.saveAttraction(Attraction(id: create.newAttraction.id, name: "Orsay"))
+        try edit.saveAttraction(Attraction(id: louvre.id, name: "Le Louvre"))
+
+        #expect(reported == ["add(“Orsay”)", "replace(“Louvre”, with: “Le Louvre”)"])
+    }
+}
+
+/// A delegate that cares about cancelling.
+@MainActor
+private final class CancelCountingDelegate: AttractionEditorDelegate {
+    var cancellations = 0
+    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {}
+    func cancelEditing() { cancellations += 1 }
+}
+
+/// A delegate that does not mention cancelling at all.
+@MainActor
+private final class SaveOnlyDelegate: AttractionEditorDelegate {
+    var saved: [Attraction] = []
+    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) { saved.append(attraction) }
+}
+
+@MainActor
+@Suite("Cancel is optional in spirit, and always delivered")
+struct CancelDeliveryTests {
+    @Test("a delegate that implements cancelEditing is called through the protocol (the post-004 bug cannot happen)")
+    func implementedCancelIsCalled() {
+        let counting = CancelCountingDelegate()
+        let delegate: any AttractionEditorDelegate = counting
+
+        delegate.cancelEditing()
+
+        #expect(counting.cancellations == 1)
+    }
+
+    @Test("a delegate that does not implement cancelEditing gets the default, which does nothing")
+    func defaultCancel() {
+        let saveOnly = SaveOnlyDelegate()
+        let delegate: any AttractionEditorDelegate = saveOnly
+
+        delegate.cancelEditing()
+
+        #expect(saveOnly.saved.isEmpty)
+    }
+}

@@ -1,0 +1,309 @@
+import MVCDelegates
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCPresenterTesting
+import MVCStore
+import Testing
+
+/// Shorthands for the view-states the attraction screens go through.
+@MainActor
+enum Screens {
+    static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
+        .init(id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+    }
+
+    static func list(
+        _ attractions: [Attraction],
+        undo: String? = nil,
+        redo: String? = nil,
+        error: String? = nil
+    ) -> AttractionListViewState {
+        AttractionListViewState(
+            rows: attractions.map(row),
+            undo: .init(title: undo.map { "Undo \($0)" } ?? "Undo", isEnabled: undo != nil),
+            redo: .init(title: redo.map { "Redo \($0)" } ?? "Redo", isEnabled: redo != nil),
+            lastError: error
+        )
+    }
+
+    static func editor(
+        _ name: String,
+        _ notes: String = "",
+        nameMessage: String? = nil,
+        saveError: String? = nil,
+        phase: AttractionDetailViewState.Phase = .editing
+    ) -> AttractionDetailViewState {
+        AttractionDetailViewState(
+            name: name,
+            notes: notes,
+            nameMessage: nameMessage,
+            isSaveEnabled: nameMessage == nil,
+            saveError: saveError,
+            phase: phase
+        )
+    }
+}
+
+@MainActor
+@Suite("The attraction list and editor presenters")
+struct AttractionPresenterTests {
+    private let louvre = Attraction(name: "Louvre")
+    private let orsay = Attraction(name: "Orsay", notes: "Impressionists")
+
+    @Test("creating: a blank editor, typing, saving, and the list gains one row")
+    func createFlow() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let list = AttractionListPresenter(store: store)
+        let listTimeline = ViewStateRecorder(list)
+
+        let editor = list.newTapped()
+        let editorTimeline = ViewStateRecorder(editor)
+        editor.nameChanged("Orsay")
+        editor.notesChanged("Impressionists")
+        #expect(editor.saveTapped())
+
+        let created = try #require(store.attractions.last)
+        #expect(
+            editorTimeline.timeline == [
+                Screens.editor("", nameMessage: "an attraction needs a name"),
+                Screens.editor("Orsay"),
+                Screens.editor("Orsay", "Impressionists"),
+                Screens.editor("Orsay", "Impressionists", phase: .saved),
+            ]
+        )
+        #expect(
+            listTimeline.timeline == [
+                Screens.list([louvre]),
+                Screens.list([louvre, created], undo: "Add “Orsay”"),
+            ]
+        )
+        #expect(created.notes == "Impressionists")
+    }
+
+    @Test("editing: the editor opens on the row's attraction and saving updates that row only")
+    func editFlow() throws {
+        let store = AttractionStore(attractions: [louvre, orsay])
+        let list = AttractionListPresenter(store: store)
+        let listTimeline = ViewStateRecorder(list)
+
+        let editor = try #require(list.editTapped(at: 1))
+        let editorTimeline = ViewStateRecorder(editor)
+        editor.notesChanged("Van Gogh")
+        editor.saveTapped()
+
+        let edited = Attraction(id: orsay.id, name: "Orsay", notes: "Van Gogh")
+        #expect(
+            editorTimeline.timeline == [
+                Screens.editor("Orsay", "Impressionists"),
+                Screens.editor("Orsay", "Van Gogh"),
+                Screens.editor("Orsay", "Van Gogh", phase: .saved),
+            ]
+        )
+        #expect(listTimeline.timeline == [Screens.list([louvre, orsay]), Screens.list([louvre, edited], undo: "Edit “Orsay”")])
+    }
+
+    @Test("cancelling: the edit ends, the list never changes")
+    func cancelFlow() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let list = AttractionListPresenter(store: store)
+        let listTimeline = ViewStateRecorder(list)
+
+        let editor = try #require(list.editTapped(at: 0))
+        let editorTimeline = ViewStateRecorder(editor)
+        editor.nameChanged("Le Louvre")
+        editor.cancelTapped()
+        editor.nameChanged("ignored after the edit ended")
+
+        #expect(
+            editorTimeline.timeline == [
+                Screens.editor("Louvre"),
+                Screens.editor("Le Louvre"),
+                Screens.editor("Le Louvre", phase: .cancelled),
+            ]
+        )
+        #expect(listTimeline.timeline == [Screens.list([louvre])])
+        #expect(!editor.isEditing)
+    }
+
+    @Test("a validation failure keeps the editor open with the reason, and saving works once fixed")
+    func validationFailureFlow() {
+        let store = AttractionStore()
+        let list = AttractionListPresenter(store: store)
+        let editor = list.newTapped()
+        let editorTimeline = ViewStateRecorder(editor)
+
+        editor.nameChanged("   ")
+        #expect(!editor.saveTapped())
+        editor.nameChanged("Orsay")
+        #expect(editor.saveTapped())
+
+        #expect(
+            editorTimeline.timeline == [
+                Screens.editor("", nameMessage: "an attraction needs a name"),
+                Screens.editor("   ", nameMessage: "an attraction needs a name"),
+                Screens.editor("   ", nameMessage: "an attraction needs a name", saveError: "an attraction needs a name"),
+                Screens.editor("Orsay"),
+                Screens.editor("Orsay", phase: .saved),
+            ]
+        )
+        #expect(store.attractions.map(\.name) == ["Orsay"])
+    }
+
+    @Test("a store error on save keeps the editor open with the store's reason")
+    func storeErrorOnSave() throws {
+        let store = AttractionStore(attractions: [louvre])
+        let list = AttractionListPresenter(store: store)
+        let editor = try #require(list.editTapped(at: 0))
+        try store.delete(at: 0)
+
+        #expect(!editor.saveTapped())
+
+        #expect(editor.viewState.saveError == "that attraction is no longer in the list")
+        #expect(editor.isEditing)
+    }
+
+    @Test("reordering, deleting and undoing each change the list in one step, with labels to match")
+    func reorderDeleteUndoFlow() {
+        let eiffel = Attraction(name: "Eiffel Tower")
+        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let list = AttractionListPresenter(store: store)
+        let timeline = ViewStateRecorder(list)
+
+        list.moveTapped(from: 2, to: 0)
+        list.deleteTapped(at: 1)
+        list.undoTapped()
+        list.undoTapped()
+        list.redoTapped()
+
+        #expect(
+            timeline.timeline == [
+                Screens.list([louvre, orsay, eiffel]),
+                Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”"),
+                Screens.list([eiffel, orsay], undo: "Delete “Louvre”"),
+                Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
+                Screens.list([louvre, orsay, eiffel], redo: "Move “Eiffel Tower”"),
+                Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
+            ]
+        )
+    }
+
+    @Test("a refused intent shows its reason, and the next success clears it")
+    func errorsShowAndClear() {
+        let store = AttractionStore(attractions: [louvre])
+        let list = AttractionListPresenter(store: store)
+        let timeline = ViewStateRecorder(list)
+
+        #expect(!list.deleteTapped(at: 4))
+        #expect(!list.undoTapped())
+        #expect(!list.addTapped(name: " "))
+        #expect(list.editTapped(at: 1) == nil)
+        #expect(list.addTapped(name: "Orsay"))
+
+        let added = store.attractions[1]
+        #expect(
+            timeline.timeline == [
+                Screens.list([louvre]),
+                Screens.list([louvre], error: "there is no attraction at position 5: the list has 1"),
+                Screens.list([louvre], error: "there is nothing to undo"),
+                Screens.list([louvre], error: "an attraction needs a name"),
+                Screens.list([louvre], error: "there is no attraction at position 2: the list has 1"),
+                Screens.list([louvre, added], undo: "Add “Orsay”"),
+            ]
+        )
+    }
+
+    @Test("an empty list says so")
+    func emptyState() {
+        let list = AttractionListPresenter(store: AttractionStore())
+
+        #expect(list.viewState.emptyMessage == "No attractions yet.")
+        #expect(list.viewState.rows.isEmpty)
+    }
+
+    @Test("a failed save to disk shows on the list")
+    func saveErrorsShow() {
+        let saveErrors = ObservableProperty<PersistenceError?>(nil)
+        let list = AttractionListPresenter(store: AttractionStore(), saveErrors: saveErrors)
+
+        saveErrors.value = .unwritable(path: "/x/a.json", reason: "Permission denied")
+
+        #expect(list.viewState.lastError == "cannot save /x/a.json: Permission denied")
+    }
+}
+
+/// A delegate that records what the editor told it.
+@MainActor
+private final class RecordingDelegate: AttractionEditorDelegate {
+    var saved: [Attraction] = []
+    var cancellations = 0
+    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) { saved.append(attraction) }
+    func cancelEditing() { cancellations += 1 }
+}
+
+@MainActor
+@Suite("Who keeps the editor's delegate alive")
+struct EditorOwnershipTests {
+    @Test("the editor keeps a delegate nobody else holds alive while the edit lasts")
+    func noPrematureRelease() {
+        weak var weakDelegate: RecordingDelegate?
+        let editor: AttractionDetailPresenter
+        do {
+            let delegate = RecordingDelegate()
+            weakDelegate = delegate
+            editor = AttractionDetailPresenter(editing: Attraction(name: "Louvre"), delegate: delegate)
+        }
+
+        #expect(weakDelegate != nil)
+        editor.nameChanged("Le Louvre")
+        #expect(editor.saveTapped())
+        #expect(weakDelegate == nil, "the edit is over, so the delegate should be released")
+    }
+
+    @Test("cancelling calls the delegate's cancel once and then lets it go")
+    func cancelDeliveredThenReleased() {
+        let delegate = RecordingDelegate()
+        weak let weakDelegate = delegate
+        let editor = AttractionDetailPresenter(editing: Attraction(name: "Louvre"), delegate: delegate)
+
+        editor.cancelTapped()
+        editor.cancelTapped()
+
+        #expect(delegate.cancellations == 1)
+        #expect(delegate.saved.isEmpty)
+        _ = consume delegate
+        #expect(weakDelegate == nil)
+    }
+
+    @Test("an editor, its delegate and the store behind it are all deallocated when released mid-edit")
+    func nothingLeaksMidEdit() {
+        weak var weakStore: AttractionStore?
+        weak var weakEditor: AttractionDetailPresenter?
+        weak var weakList: AttractionListPresenter?
+        do {
+            let store = AttractionStore(attractions: [Attraction(name: "Louvre")])
+            let list = AttractionListPresenter(store: store)
+            let editor = list.editTapped(at: 0)
+            editor?.nameChanged("Le Louvre")
+            weakStore = store
+            weakEditor = editor
+            weakList = list
+        }
+
+        #expect(weakEditor == nil)
+        #expect(weakList == nil)
+        #expect(weakStore == nil)
+    }
+
+    @Test("the saved attraction keeps the id the editor was opened with")
+    func savesWithOriginalID() {
+        let delegate = RecordingDelegate()
+        let original = Attraction(name: "Louvre")
+        let editor = AttractionDetailPresenter(editing: original, delegate: delegate)
+
+        editor.nameChanged("Le Louvre")
+        editor.saveTapped()
+
+        #expect(delegate.saved == [Attraction(id: original.id, name: "Le Louvre")])
+    }
+}
