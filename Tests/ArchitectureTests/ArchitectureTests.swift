@@ -24,18 +24,19 @@ struct ArchitectureTests {
 
     @Test("the import scanner sees every form of import")
     func importScanner() {
-        let source = #"""
-            import Foundation
-            public import MVCModel
-            @testable import MVCStore
-            @preconcurrency internal import MVCObservation
-            import struct MVCPresenter.SwitchesViewState
-            // import MVCDelegates is only a comment
-            let important = 1
-            let text = """
-                import MVCDelegates inside a string literal
-                """
-            """#
+        // Built line by line, so that these lines are not themselves imports of this file.
+        let source = [
+            "import Foundation",
+            "public import MVCModel",
+            "@testable import MVCStore",
+            "@preconcurrency internal import MVCObservation",
+            "import struct MVCPresenter.SwitchesViewState",
+            "// import MVCDelegates is only a comment",
+            "let important = 1",
+            "let text = \"\"\"",
+            "    import MVCDelegates inside a string literal",
+            "    \"\"\"",
+        ].joined(separator: "\n")
 
         #expect(
             PackageReader.importedModules(in: source)

@@ -13,8 +13,12 @@ enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
 
     /// A store holding two attractions, a delegate of this kind, and the attraction its editor opens on.
     @MainActor
-    func makeEditing() -> (store: AttractionStore, delegate: any AttractionEditorDelegate, opened: Attraction) {
-        let existing = [Attraction(name: "Louvre"), Attraction(name: "Orsay", notes: "Impressionists")]
+    func makeEditing() -> (
+        store: AttractionStore, delegate: any AttractionEditorDelegate, opened: Attraction
+    ) {
+        let existing = [
+            Attraction(name: "Louvre"), Attraction(name: "Orsay", notes: "Impressionists"),
+        ]
         let store = AttractionStore(attractions: existing)
         switch self {
         case .create:
@@ -29,7 +33,9 @@ enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
 @MainActor
 @Suite("Both editor delegates")
 struct EditorDelegateContractTests {
-    @Test("saving puts the edited attraction in the store under the id the editor opened with", arguments: DelegateKind.allCases)
+    @Test(
+        "saving puts the edited attraction in the store under the id the editor opened with",
+        arguments: DelegateKind.allCases)
     func saveLandsInStore(kind: DelegateKind) throws {
         let (store, delegate, opened) = kind.makeEditing()
         let edited = Attraction(id: opened.id, name: "Musée Rodin", notes: "The Thinker")
@@ -65,7 +71,9 @@ struct EditorDelegateContractTests {
         #expect(store.undoLabel == nil)
     }
 
-    @Test("a released delegate is deallocated, and the store does not hold on to it", arguments: DelegateKind.allCases)
+    @Test(
+        "a released delegate is deallocated, and the store does not hold on to it",
+        arguments: DelegateKind.allCases)
     func delegateDeallocates(kind: DelegateKind) throws {
         let store: AttractionStore
         weak var weakDelegate: (any AttractionEditorDelegate)?
@@ -102,10 +110,14 @@ struct EditorDelegateTests {
         let new = Attraction(id: delegate.newAttraction.id, name: "Orsay")
         try delegate.saveAttraction(new)
 
-        #expect(throws: AttractionStoreError.duplicateAttraction(new.id)) { try delegate.saveAttraction(new) }
+        #expect(throws: AttractionStoreError.duplicateAttraction(new.id)) {
+            try delegate.saveAttraction(new)
+        }
     }
 
-    @Test("the edit delegate replaces the attraction it was made for, even after the list was reordered")
+    @Test(
+        "the edit delegate replaces the attraction it was made for, even after the list was reordered"
+    )
     func editAfterReorder() throws {
         let louvre = Attraction(name: "Louvre")
         let orsay = Attraction(name: "Orsay")
@@ -159,13 +171,17 @@ private final class CancelCountingDelegate: AttractionEditorDelegate {
 @MainActor
 private final class SaveOnlyDelegate: AttractionEditorDelegate {
     var saved: [Attraction] = []
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) { saved.append(attraction) }
+    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+        saved.append(attraction)
+    }
 }
 
 @MainActor
 @Suite("Cancel is optional in spirit, and always delivered")
 struct CancelDeliveryTests {
-    @Test("a delegate that implements cancelEditing is called through the protocol (the post-004 bug cannot happen)")
+    @Test(
+        "a delegate that implements cancelEditing is called through the protocol (the post-004 bug cannot happen)"
+    )
     func implementedCancelIsCalled() {
         let counting = CancelCountingDelegate()
         let delegate: any AttractionEditorDelegate = counting

@@ -100,7 +100,11 @@ struct AttractionPresenterTests {
                 Screens.editor("Orsay", "Van Gogh", phase: .saved),
             ]
         )
-        #expect(listTimeline.timeline == [Screens.list([louvre, orsay]), Screens.list([louvre, edited], undo: "Edit “Orsay”")])
+        #expect(
+            listTimeline.timeline == [
+                Screens.list([louvre, orsay]),
+                Screens.list([louvre, edited], undo: "Edit “Orsay”"),
+            ])
     }
 
     @Test("cancelling: the edit ends, the list never changes")
@@ -142,7 +146,9 @@ struct AttractionPresenterTests {
             editorTimeline.timeline == [
                 Screens.editor("", nameMessage: "an attraction needs a name"),
                 Screens.editor("   ", nameMessage: "an attraction needs a name"),
-                Screens.editor("   ", nameMessage: "an attraction needs a name", saveError: "an attraction needs a name"),
+                Screens.editor(
+                    "   ", nameMessage: "an attraction needs a name",
+                    saveError: "an attraction needs a name"),
                 Screens.editor("Orsay"),
                 Screens.editor("Orsay", phase: .saved),
             ]
@@ -181,9 +187,11 @@ struct AttractionPresenterTests {
                 Screens.list([louvre, orsay, eiffel]),
                 Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”"),
                 Screens.list([eiffel, orsay], undo: "Delete “Louvre”"),
-                Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
+                Screens.list(
+                    [eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
                 Screens.list([louvre, orsay, eiffel], redo: "Move “Eiffel Tower”"),
-                Screens.list([eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
+                Screens.list(
+                    [eiffel, louvre, orsay], undo: "Move “Eiffel Tower”", redo: "Delete “Louvre”"),
             ]
         )
     }
@@ -204,10 +212,12 @@ struct AttractionPresenterTests {
         #expect(
             timeline.timeline == [
                 Screens.list([louvre]),
-                Screens.list([louvre], error: "there is no attraction at position 5: the list has 1"),
+                Screens.list(
+                    [louvre], error: "there is no attraction at position 5: the list has 1"),
                 Screens.list([louvre], error: "there is nothing to undo"),
                 Screens.list([louvre], error: "an attraction needs a name"),
-                Screens.list([louvre], error: "there is no attraction at position 2: the list has 1"),
+                Screens.list(
+                    [louvre], error: "there is no attraction at position 2: the list has 1"),
                 Screens.list([louvre, added], undo: "Add “Orsay”"),
             ]
         )
@@ -237,7 +247,9 @@ struct AttractionPresenterTests {
 private final class RecordingDelegate: AttractionEditorDelegate {
     var saved: [Attraction] = []
     var cancellations = 0
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) { saved.append(attraction) }
+    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+        saved.append(attraction)
+    }
     func cancelEditing() { cancellations += 1 }
 }
 
@@ -251,7 +263,8 @@ struct EditorOwnershipTests {
         do {
             let delegate = RecordingDelegate()
             weakDelegate = delegate
-            editor = AttractionDetailPresenter(editing: Attraction(name: "Louvre"), delegate: delegate)
+            editor = AttractionDetailPresenter(
+                editing: Attraction(name: "Louvre"), delegate: delegate)
         }
 
         #expect(weakDelegate != nil)
@@ -264,7 +277,8 @@ struct EditorOwnershipTests {
     func cancelDeliveredThenReleased() {
         let delegate = RecordingDelegate()
         weak let weakDelegate = delegate
-        let editor = AttractionDetailPresenter(editing: Attraction(name: "Louvre"), delegate: delegate)
+        let editor = AttractionDetailPresenter(
+            editing: Attraction(name: "Louvre"), delegate: delegate)
 
         editor.cancelTapped()
         editor.cancelTapped()
@@ -275,7 +289,9 @@ struct EditorOwnershipTests {
         #expect(weakDelegate == nil)
     }
 
-    @Test("an editor, its delegate and the store behind it are all deallocated when released mid-edit")
+    @Test(
+        "an editor, its delegate and the store behind it are all deallocated when released mid-edit"
+    )
     func nothingLeaksMidEdit() {
         weak var weakStore: AttractionStore?
         weak var weakEditor: AttractionDetailPresenter?
