@@ -149,7 +149,9 @@ let package = Package(
 
         .executableTarget(
             name: "benchmarks",
-            dependencies: ["MVCObservation", "HeapStatistics"],
+            dependencies: [
+                "MVCObservation", "MVCModel", "MVCStore", "MVCPresenter", "HeapStatistics",
+            ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings
         ),

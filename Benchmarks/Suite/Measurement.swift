@@ -5,17 +5,40 @@ struct Stopwatch {
     var repetitions: Int
 
     /// The fastest time per operation of `body`, which performs `operations` operations.
-    func nanosecondsPerOperation(operations: Int, _ body: () -> Void) -> Double {
+    ///
+    /// - Parameters:
+    ///   - operations: How many operations one run of `body` performs.
+    ///   - prepare: Runs before each repetition, untimed (to build fresh input).
+    ///   - body: The timed work.
+    func nanosecondsPerOperation(operations: Int, prepare: () -> Void = {}, _ body: () -> Void)
+        -> Double
+    {
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            prepare()
+            let elapsed = ContinuousClock().measure(body)
+            best = min(best, nanoseconds(elapsed) / Double(operations))
+        }
+        return best
+    }
+
+    /// The fastest time of one run of asynchronous `body`.
+    func asyncNanoseconds(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async -> Void
+    ) async -> Double {
         var best = Double.infinity
         for _ in 0..<repetitions {
             let clock = ContinuousClock()
-            let elapsed = clock.measure(body)
-            let nanoseconds =
-                Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds)
-                / 1e9
-            best = min(best, nanoseconds / Double(operations))
+            let start = clock.now
+            await body()
+            best = min(best, nanoseconds(start.duration(to: clock.now)))
         }
         return best
+    }
+
+    private func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
     }
 }
 

@@ -28,4 +28,5 @@ if arguments.contains("--help") {
     #endif
     let stopwatch = Stopwatch(repetitions: isQuick ? 1 : 5)
     ObservationBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
+    await AttractionBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
 }

@@ -38,10 +38,20 @@ public enum AttractionEdit: Sendable, Equatable {
 public struct AttractionList: Sendable, Equatable {
     /// The attractions, in the user's order.
     public private(set) var attractions: [Attraction]
+    /// The ids of the attractions, so that checking for a duplicate costs O(1), not O(*n*).
+    private var ids: Set<Attraction.ID>
 
     /// Creates a list holding `attractions`.
     public init(_ attractions: [Attraction] = []) {
         self.attractions = attractions
+        self.ids = Set(attractions.map(\.id))
+    }
+
+    /// Whether an attraction with `id` is in the list.
+    ///
+    /// - Complexity: O(1).
+    public func contains(_ id: Attraction.ID) -> Bool {
+        ids.contains(id)
     }
 
     /// Applies `edit`, which must fit the list (the store checks positions before building edits).
@@ -52,9 +62,11 @@ public struct AttractionList: Sendable, Equatable {
         switch edit {
         case .insert(let attraction, let index):
             attractions.insert(attraction, at: index)
+            ids.insert(attraction.id)
             return .inserted(attraction.id, at: index)
         case .remove(let attraction, let index):
             attractions.remove(at: index)
+            ids.remove(attraction.id)
             return .removed(attraction.id, at: index)
         case .move(let id, let from, let to):
             let moving = attractions.remove(at: from)
@@ -70,6 +82,7 @@ public struct AttractionList: Sendable, Equatable {
     ///
     /// - Complexity: O(*n*).
     public func index(of id: Attraction.ID) -> Int? {
-        attractions.firstIndex { $0.id == id }
+        guard ids.contains(id) else { return nil }
+        return attractions.firstIndex { $0.id == id }
     }
 }

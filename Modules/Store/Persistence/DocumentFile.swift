@@ -61,28 +61,29 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     /// The document in `data`, as a load finds it.
     func decode(_ data: Data) throws(PersistenceError) -> Document {
-        let version: Int
+        let envelope: VersionedEnvelope
         do {
-            version = try JSONDecoder().decode(Header.self, from: data).formatVersion
+            envelope = try JSONDecoder().decode(VersionedEnvelope.self, from: data)
         } catch {
             throw .corrupt(path: path, reason: JSONSyntax.problem(in: data) ?? Self.explain(error))
         }
-        if version > format.currentVersion {
-            throw .newerVersion(path: path, found: version, supported: format.currentVersion)
+        if envelope.formatVersion > format.currentVersion {
+            throw .newerVersion(
+                path: path, found: envelope.formatVersion, supported: format.currentVersion)
         }
-        if version == format.currentVersion {
-            do {
-                return try JSONDecoder().decode(Envelope.self, from: data).document
-            } catch {
-                throw .corrupt(path: path, reason: Self.explain(error))
-            }
+        guard envelope.formatVersion == format.currentVersion else {
+            return try migrate(data, from: envelope.formatVersion)
         }
-        let object: [String: Any]?
         do {
-            object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return try envelope.document.get()
         } catch {
             throw .corrupt(path: path, reason: Self.explain(error))
         }
+    }
+
+    /// Converts an older version's document, handed to the format as the raw JSON of its field.
+    private func migrate(_ data: Data, from version: Int) throws(PersistenceError) -> Document {
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         guard let document = object?["document"],
             let documentJSON = try? JSONSerialization.data(
                 withJSONObject: document, options: [.fragmentsAllowed])
@@ -119,12 +120,26 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             ? "the top level" : "the field " + components.joined().drop { $0 == "." }
     }
 
-    private struct Header: Decodable {
-        var formatVersion: Int
-    }
-
-    private struct Envelope: Codable {
+    /// What a save writes.
+    private struct Envelope: Encodable {
         var formatVersion: Int
         var document: Document
+    }
+
+    /// What a load reads, in one pass: the version, and the document decoded as the current
+    /// version (which only counts if the version is current; an older one is migrated instead).
+    private struct VersionedEnvelope: Decodable {
+        var formatVersion: Int
+        var document: Result<Document, any Error>
+
+        private enum CodingKeys: String, CodingKey {
+            case formatVersion, document
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            document = Result { try container.decode(Document.self, forKey: .document) }
+        }
     }
 }
