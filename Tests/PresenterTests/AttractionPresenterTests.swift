@@ -223,6 +223,17 @@ struct AttractionPresenterTests {
         )
     }
 
+    @Test("opening an editor is a success too: it clears the last error")
+    func openingEditorClearsError() {
+        let list = AttractionListPresenter(store: AttractionStore())
+        let timeline = ViewStateRecorder(list)
+
+        list.undoTapped()
+        _ = list.newTapped()
+
+        #expect(timeline.timeline == [Screens.list([]), Screens.list([], error: "there is nothing to undo"), Screens.list([])])
+    }
+
     @Test("an empty list says so")
     func emptyState() {
         let list = AttractionListPresenter(store: AttractionStore())

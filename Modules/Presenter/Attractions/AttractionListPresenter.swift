@@ -88,6 +88,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
     /// - Returns: The editor, on a blank attraction.
     public func newTapped() -> AttractionDetailPresenter {
         let delegate = CreateAttractionDelegate(store: store, report: delegateReport)
+        clearError()
         return AttractionDetailPresenter(
             editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
     }
@@ -171,6 +172,10 @@ public final class AttractionListPresenter: ViewStatePresenter {
             show(error.description)
             return nil
         }
+    }
+
+    private func clearError() {
+        if state.value.lastError != nil { state.update { $0.lastError = nil } }
     }
 
     private func show(_ error: String) {
