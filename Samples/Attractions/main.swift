@@ -51,7 +51,8 @@ if arguments.contains("--help") {
 }
 
 let tracer =
-    arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+    arguments.contains("--trace")
+    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
 let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? defaultStore
 
 let store: AttractionStore

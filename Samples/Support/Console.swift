@@ -10,6 +10,11 @@
 ///
 /// A sample is *interactive* when standard input is a terminal (it prompts and explains) and
 /// *scripted* otherwise (one command per line, no prompt, deterministic output).
+///
+/// Output goes straight to the file descriptors, unbuffered, so output and errors interleave in
+/// the order they happen. It deliberately avoids C's `stdout`: flushing C streams would wait for
+/// the lock of `stdin`, which the thread reading commands holds while it waits for a line, and
+/// would freeze the main actor (and every autosave or background load) until the user typed.
 public struct Console: Sendable {
     /// Whether standard input is a terminal.
     public let isInteractive: Bool
@@ -21,37 +26,29 @@ public struct Console: Sendable {
 
     /// Writes one line to standard output.
     public func print(_ line: String) {
-        Swift.print(line)
+        writeAll(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `error: <message>` to standard error.
     public func printError(_ message: String) {
-        var standardError = StandardError()
-        Swift.print("error: \(message)", to: &standardError)
+        writeAll("error: \(message)\n", to: STDERR_FILENO)
     }
 
-    /// Writes the prompt without a newline, and flushes it so it shows before input is read.
+    /// Writes the prompt, without a newline.
     public func printPrompt(_ prompt: String) {
-        Swift.print(prompt, terminator: "")
-        fflush(nil)
+        writeAll(prompt, to: STDOUT_FILENO)
     }
 }
 
-/// Standard error as a `TextOutputStream`, unbuffered so errors interleave with output in order.
-private struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        fflush(nil)
-        writeToStandardError(Array(string.utf8))
-    }
-}
-
-/// Writes all of `bytes` to file descriptor 2, retrying short writes.
-private func writeToStandardError(_ bytes: [UInt8]) {
+/// Writes all of `text` to a file descriptor, retrying short and interrupted writes.
+private func writeAll(_ text: String, to descriptor: Int32) {
+    let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in
-            write(STDERR_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         }
+        if written < 0, errno == EINTR { continue }
         guard written > 0 else { return }
         offset += written
     }

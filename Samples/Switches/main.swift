@@ -40,7 +40,8 @@ if arguments.contains("--help") {
 }
 
 let tracer =
-    arguments.contains("--trace") ? HopTracer { hop in print("  trace: \(hop)") } : .disabled
+    arguments.contains("--trace")
+    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
 let model = SwitchesModel(tracer: tracer)
 let presenter = SwitchesPresenter(model: model, tracer: tracer)
 let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)
