@@ -231,7 +231,11 @@ struct AttractionPresenterTests {
         list.undoTapped()
         _ = list.newTapped()
 
-        #expect(timeline.timeline == [Screens.list([]), Screens.list([], error: "there is nothing to undo"), Screens.list([])])
+        #expect(
+            timeline.timeline == [
+                Screens.list([]), Screens.list([], error: "there is nothing to undo"),
+                Screens.list([]),
+            ])
     }
 
     @Test("an empty list says so")
