@@ -85,9 +85,10 @@ struct Comparison {
     }
 }
 
-/// A number with two significant decimals at most, for the table.
+/// A number with two decimals at most (more for tiny ratios, so they do not print as 0), for the table.
 func format(_ value: Double) -> String {
     if value >= 100 { return String(Int(value.rounded())) }
+    if value > 0, value < 0.01 { return "\((value * 10_000).rounded() / 10_000)" }
     let hundredths = (value * 100).rounded() / 100
     return "\(hundredths)"
 }
