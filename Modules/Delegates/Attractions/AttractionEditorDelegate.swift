@@ -15,7 +15,7 @@ public protocol AttractionEditorDelegate: AnyObject {
     /// The user saved a valid attraction; keep it.
     ///
     /// - Parameter attraction: The edited attraction, validated, with the id it was opened with.
-    /// - Throws: ``AttractionStoreError`` if it cannot be kept; the editor shows the message.
+    /// - Throws: `AttractionStoreError` if it cannot be kept; the editor shows the message.
     func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError)
 
     /// The user abandoned the edit; nothing was saved.

@@ -22,7 +22,7 @@ public final class CreateAttractionDelegate: AttractionEditorDelegate {
 
     /// Adds `attraction` at the end of the list.
     ///
-    /// - Throws: ``AttractionStoreError/duplicateAttraction(_:)`` if it was saved already.
+    /// - Throws: `AttractionStoreError.duplicateAttraction(_:)` if it was saved already.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
         report("add(“\(attraction.name)”)")
         try store.add(attraction)

@@ -27,7 +27,7 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
 
     /// Replaces the original by `attraction`, found by id, so a reordered list is no problem.
     ///
-    /// - Throws: ``AttractionStoreError/unknownAttraction(_:)`` if it was deleted meanwhile.
+    /// - Throws: `AttractionStoreError.unknownAttraction(_:)` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
         report("replace(“\(original.name)”, with: “\(attraction.name)”)")
         try store.replace(original.id, with: attraction)

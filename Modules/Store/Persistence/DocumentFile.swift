@@ -9,7 +9,7 @@ public import Foundation
 /// - An older format version is migrated in memory; the file is rewritten in the current format
 ///   only by the next save.
 /// - A save writes a temporary file beside the target, flushes it to disk, renames it over the
-///   target and flushes the folder (see ``AtomicFile``): after a crash the file holds the old
+///   target and flushes the folder (see `AtomicFile`): after a crash the file holds the old
 ///   document or the new one, never a mix.
 ///
 /// Loading and saving run off the caller's actor (`@concurrent`): encoding a large document does
