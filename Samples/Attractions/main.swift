@@ -34,21 +34,8 @@ let usage = """
     """
 
 let console = Console()
-let arguments: LaunchArguments
-do {
-    arguments = try LaunchArguments(
-        Array(CommandLine.arguments.dropFirst()),
-        knownFlags: ["--trace", "--help"],
-        knownOptions: ["--store"]
-    )
-} catch {
-    console.printError("\(error)\n\(usage)")
-    exitProcess(usageExitStatus)
-}
-if arguments.contains("--help") {
-    console.print(usage)
-    exitProcess(0)
-}
+let arguments = LaunchArguments.parseOrExit(
+    usage: usage, knownFlags: ["--trace"], knownOptions: ["--store"], console: console)
 
 let tracer =
     arguments.contains("--trace")

@@ -50,6 +50,41 @@ public struct LaunchArguments: Sendable {
     }
 }
 
+extension LaunchArguments {
+    /// This process's arguments, or an exit: `--help` prints `usage` and exits 0; an unknown
+    /// argument prints the error and `usage` and exits with ``usageExitStatus``.
+    ///
+    /// - Parameters:
+    ///   - usage: The sample's help text.
+    ///   - knownFlags: Flags other than `--help`, which every sample has.
+    ///   - knownOptions: Options that take a value.
+    ///   - console: Where help and errors go.
+    @MainActor
+    public static func parseOrExit(
+        usage: String,
+        knownFlags: Set<String>,
+        knownOptions: Set<String> = [],
+        console: Console
+    ) -> LaunchArguments {
+        let arguments: LaunchArguments
+        do {
+            arguments = try LaunchArguments(
+                Array(CommandLine.arguments.dropFirst()),
+                knownFlags: knownFlags.union(["--help"]),
+                knownOptions: knownOptions
+            )
+        } catch {
+            console.printError("\(error)\n\(usage)")
+            exitProcess(usageExitStatus)
+        }
+        if arguments.contains("--help") {
+            console.print(usage)
+            exitProcess(0)
+        }
+        return arguments
+    }
+}
+
 /// A command line the sample cannot run; the message says what is wrong with it.
 public struct UsageError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
