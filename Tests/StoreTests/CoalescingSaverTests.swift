@@ -99,7 +99,7 @@ struct CoalescingSaverTests {
             try await AttractionStore.open(at: folder.file("a.json"))
         }
 
-        #expect(try Data(contentsOf: folder.file("a.json")) == corrupt)
+        #expect(try contents(of: folder.file("a.json")) == corrupt)
         #expect(try folder.contents() == ["a.json"])
     }
 }

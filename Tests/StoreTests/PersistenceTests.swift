@@ -90,7 +90,7 @@ struct PersistenceTests {
         await #expect(throws: PersistenceError.newerVersion(path: path, found: 3, supported: 2)) {
             try await file(in: folder).load()
         }
-        #expect(try Data(contentsOf: folder.file("attractions.json")) == newer)
+        #expect(try contents(of: folder.file("attractions.json")) == newer)
     }
 
     @Test(
@@ -108,10 +108,10 @@ struct PersistenceTests {
             ),
         ]
     )
-    func corruptFile(contents: String, problem: String) async throws {
+    func corruptFile(fileText: String, problem: String) async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("attractions.json")
-        try Data(contents.utf8).write(to: url)
+        try Data(fileText.utf8).write(to: url)
 
         do {
             _ = try await file(in: folder).load()
@@ -122,7 +122,7 @@ struct PersistenceTests {
         } catch {
             Issue.record("unexpected error \(error)")
         }
-        #expect(try Data(contentsOf: url) == Data(contents.utf8))
+        #expect(try contents(of: url) == Data(fileText.utf8))
     }
 
     @Test("a file cut short at any byte fails to load with a clear error and is not changed")
@@ -130,7 +130,7 @@ struct PersistenceTests {
         let folder = try TemporaryFolder()
         let file = file(in: folder)
         try await file.save(attractions)
-        let whole = try Data(contentsOf: file.url)
+        let whole = try contents(of: file.url)
 
         for length in stride(from: 0, to: whole.count, by: 7) {
             let cut = whole.prefix(length)
@@ -138,7 +138,7 @@ struct PersistenceTests {
             await #expect(throws: PersistenceError.self, "cut at \(length) bytes") {
                 try await file.load()
             }
-            #expect(try Data(contentsOf: file.url) == cut)
+            #expect(try contents(of: file.url) == cut)
         }
     }
 

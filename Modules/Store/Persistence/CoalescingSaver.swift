@@ -54,9 +54,11 @@ public final class CoalescingSaver<Document: Codable & Sendable> {
         guard timer == nil else { return }
         let sleep = self.sleep
         let delay = self.delay
-        timer = Task { [weak self] in
+        // The tasks hold the saver strongly: a pending version keeps its saver alive until it is
+        // written, so releasing the saver early loses nothing. Each task ends, and lets go.
+        timer = Task {
             do { try await sleep(delay) } catch { return }
-            self?.timerFired()
+            self.timerFired()
         }
     }
 
@@ -82,14 +84,14 @@ public final class CoalescingSaver<Document: Codable & Sendable> {
         pending = nil
         let previous = lastWrite
         let file = self.file
-        lastWrite = Task { [weak self] in
+        lastWrite = Task {
             _ = await previous?.value
             do throws(PersistenceError) {
                 try await file.save(document)
-                self?.writeSucceeded()
+                self.writeSucceeded()
                 return nil
             } catch {
-                self?.writeFailed(error, document: document)
+                self.writeFailed(error, document: document)
                 return error
             }
         }
