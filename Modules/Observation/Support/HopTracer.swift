@@ -12,6 +12,8 @@ public enum ArchitectureLayer: String, Sendable, Hashable, CaseIterable {
     case model
     /// MVCObservation, carrying a change to its observers.
     case observation
+    /// Something outside the app that a store talks to: a server, a folder, a simulation.
+    case service
 }
 
 /// One message crossing from one layer to another.

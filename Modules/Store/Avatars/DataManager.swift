@@ -1,0 +1,119 @@
+public import MVCModel
+public import MVCObservation
+
+/// The operations of the data manager: contacts, cached avatars, and the update channel.
+///
+/// ``ModelManager`` offers them by conforming to ``DataManagerForwarding``; adding an operation
+/// here (and its one forwarding line below) needs no edit to the facade.
+@MainActor
+public protocol DataManagerOperations: AnyObject {
+    /// The contacts, in the order they were added.
+    var contacts: [Contact] { get }
+    /// Adds a contact, and publishes ``ModelUpdate/contactsChanged``.
+    ///
+    /// - Throws: ``DataManagerError/duplicateContact(_:)`` if the address is already listed.
+    func addContact(_ contact: Contact) throws(DataManagerError)
+    /// The cached avatar of `address`, if it has been loaded.
+    func avatar(for address: EmailAddress) -> Avatar?
+    /// Caches `avatar` for `address`, and publishes ``ModelUpdate/avatarLoaded(_:)``.
+    func saveAvatar(_ avatar: Avatar, for address: EmailAddress)
+    /// Forgets the cached avatar of `address`, so the next request loads it again.
+    func forgetAvatar(for address: EmailAddress)
+    /// Delivers `update` to the subscribers of its key.
+    func propagate(_ update: ModelUpdate)
+    /// Where updates are published: subscribe to one key, or to all.
+    var updates: UpdateChannel<ModelUpdate> { get }
+}
+
+/// Offers the data manager's operations by forwarding each to ``dataManager``.
+///
+/// The forwarding is written here, once, for every conformer; the compiler checks that every
+/// operation of ``DataManagerOperations`` has its forwarding line.
+@MainActor
+public protocol DataManagerForwarding: DataManagerOperations {
+    /// The data manager the operations go to.
+    var dataManager: any DataManagerOperations { get }
+}
+
+extension DataManagerForwarding {
+    /// Forwarded to the data manager.
+    public var contacts: [Contact] { dataManager.contacts }
+    /// Forwarded to the data manager.
+    public func addContact(_ contact: Contact) throws(DataManagerError) { try dataManager.addContact(contact) }
+    /// Forwarded to the data manager.
+    public func avatar(for address: EmailAddress) -> Avatar? { dataManager.avatar(for: address) }
+    /// Forwarded to the data manager.
+    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) { dataManager.saveAvatar(avatar, for: address) }
+    /// Forwarded to the data manager.
+    public func forgetAvatar(for address: EmailAddress) { dataManager.forgetAvatar(for: address) }
+    /// Forwarded to the data manager.
+    public func propagate(_ update: ModelUpdate) { dataManager.propagate(update) }
+    /// Forwarded to the data manager.
+    public var updates: UpdateChannel<ModelUpdate> { dataManager.updates }
+}
+
+/// Why the data manager refused a change.
+public enum DataManagerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A contact with this address is already listed.
+    case duplicateContact(EmailAddress)
+
+    /// A sentence a user can act on.
+    public var description: String {
+        switch self {
+        case .duplicateContact(let address): "\(address) is already a contact"
+        }
+    }
+}
+
+/// Holds contacts and avatars per address, and publishes every change as a keyed ``ModelUpdate``.
+@MainActor
+public final class DataManager: DataManagerOperations {
+    /// Where updates are published.
+    public let updates: UpdateChannel<ModelUpdate>
+    /// The contacts, in the order they were added.
+    public private(set) var contacts: [Contact]
+    private var avatars: [EmailAddress: Avatar] = [:]
+    private let tracer: HopTracer
+
+    /// Creates a data manager.
+    ///
+    /// - Parameters:
+    ///   - contacts: The contacts to start with.
+    ///   - tracer: Told each update that leaves for the observation layer.
+    public init(contacts: [Contact] = [], tracer: HopTracer = .disabled) {
+        self.contacts = contacts
+        self.tracer = tracer
+        self.updates = UpdateChannel()
+    }
+
+    /// Adds a contact at the end.
+    public func addContact(_ contact: Contact) throws(DataManagerError) {
+        guard !contacts.contains(where: { $0.address == contact.address }) else {
+            throw .duplicateContact(contact.address)
+        }
+        contacts.append(contact)
+        propagate(.contactsChanged)
+    }
+
+    /// The cached avatar of `address`.
+    public func avatar(for address: EmailAddress) -> Avatar? {
+        avatars[address]
+    }
+
+    /// Caches an avatar and tells the address's subscribers.
+    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) {
+        avatars[address] = avatar
+        propagate(.avatarLoaded(address))
+    }
+
+    /// Forgets a cached avatar.
+    public func forgetAvatar(for address: EmailAddress) {
+        avatars[address] = nil
+    }
+
+    /// Publishes `update` on ``updates``.
+    public func propagate(_ update: ModelUpdate) {
+        tracer.record(from: .store, to: .observation, "\(update)")
+        updates.publish(update)
+    }
+}

@@ -1,0 +1,42 @@
+public import MVCModel
+public import MVCObservation
+
+/// Everything a screen may ask of the model: the union of the sub-managers' operations.
+public typealias ModelManaging = DataManagerOperations & RemoteConnectionManagerOperations
+
+/// The facade screens talk to: its API is the composition of the sub-managers' protocols.
+///
+/// It writes no forwarding of its own. Conforming to ``DataManagerForwarding`` and
+/// ``RemoteConnectionManagerForwarding`` gives it every operation of ``DataManagerOperations`` and
+/// ``RemoteConnectionManagerOperations``, each going to the sub-manager whose protocol declares it.
+/// Adding an operation to a sub-manager's protocol changes nothing here, and one that cannot be
+/// forwarded does not compile: there is no run-time lookup that could answer `nil`.
+///
+/// Not a singleton: the composition root makes one and hands it to whoever needs it.
+@MainActor
+public final class ModelManager: DataManagerForwarding, RemoteConnectionManagerForwarding {
+    /// Holds contacts and avatars.
+    public let dataManager: any DataManagerOperations
+    /// Loads avatars.
+    public let remoteConnectionManager: any RemoteConnectionManagerOperations
+
+    /// Assembles the facade from its sub-managers.
+    public init(dataManager: any DataManagerOperations, remoteConnectionManager: any RemoteConnectionManagerOperations) {
+        self.dataManager = dataManager
+        self.remoteConnectionManager = remoteConnectionManager
+    }
+
+    /// Builds the usual sub-managers: a ``DataManager`` and a ``RemoteConnectionManager`` on `service`.
+    ///
+    /// - Parameters:
+    ///   - contacts: The contacts to start with.
+    ///   - service: Where avatars come from.
+    ///   - tracer: Told each hop the managers make.
+    public convenience init(contacts: [Contact] = [], service: any AvatarService, tracer: HopTracer = .disabled) {
+        let data = DataManager(contacts: contacts, tracer: tracer)
+        self.init(
+            dataManager: data,
+            remoteConnectionManager: RemoteConnectionManager(dataManager: data, service: service, tracer: tracer)
+        )
+    }
+}
