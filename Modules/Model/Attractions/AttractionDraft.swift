@@ -56,7 +56,7 @@ public enum AttractionRules {
 
     /// `text` without leading and trailing whitespace and newlines.
     static func trimmed(_ text: String) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        text.trimmedOfWhitespace
     }
 }
 

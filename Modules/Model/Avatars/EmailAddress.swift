@@ -15,7 +15,7 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
     ///
     /// - Throws: ``EmailAddressError`` naming what is wrong; never traps.
     public init(_ text: String) throws(EmailAddressError) {
-        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let trimmed = text.trimmedOfWhitespace
         guard !trimmed.isEmpty else { throw .empty }
         guard trimmed.count <= Self.maximumLength else { throw .tooLong(trimmed.count) }
         guard let at = trimmed.lastIndex(of: "@") else { throw .missingAtSign }

@@ -1,0 +1,106 @@
+public import MVCModel
+public import MVCObservation
+public import MVCStore
+
+/// Presents the avatar of one address, following only that address's updates.
+///
+/// It subscribes to the key ``ModelUpdate/Key/avatar(_:)`` of its address, so an update for
+/// another address never reaches it: no filtering by hand, no typo in a field name to get wrong.
+@MainActor
+public final class AvatarPresenter: ViewStatePresenter {
+    /// The address presented.
+    public let address: EmailAddress
+    private let manager: any ModelManaging
+    private let tracer: HopTracer
+    private let state: ObservableProperty<AvatarViewState>
+    private var token: ObservationToken?
+
+    /// Creates a presenter for the avatar of `address`.
+    ///
+    /// - Parameters:
+    ///   - address: Whose avatar to present.
+    ///   - manager: The model facade to ask and to follow.
+    ///   - tracer: Told each hop the presenter receives.
+    public init(address: EmailAddress, manager: any ModelManaging, tracer: HopTracer = .disabled) {
+        self.address = address
+        self.manager = manager
+        self.tracer = tracer
+        let status: AvatarViewState.Status = manager.avatar(for: address).map { .loaded(Self.picture($0)) } ?? .notRequested
+        self.state = ObservableProperty(AvatarViewState(address: address.rawValue, status: status))
+        token = manager.updates.subscribe(to: .avatar(address)) { [weak self] update in self?.modelUpdated(update) }
+    }
+
+    /// What the avatar shows now.
+    public var viewState: AvatarViewState { state.value }
+
+    /// Calls `handler` with each new view-state, until the token is released.
+    public func observeViewState(_ handler: @escaping (AvatarViewState) -> Void) -> ObservationToken {
+        state.observe(options: .new) { change in
+            if let newState = change.newValue { handler(newState) }
+        }
+    }
+
+    // MARK: Intents
+
+    /// The user asked for the avatar; it loads in the background.
+    public func loadTapped() {
+        tracer.record(from: .presenter, to: .store, "requestAvatar(for: \(address))")
+        manager.requestAvatar(for: address)
+    }
+
+    /// The user asked for the avatar and waits for it (scripts wait for each command).
+    public func load() async {
+        tracer.record(from: .presenter, to: .store, "loadAvatar(for: \(address))")
+        await manager.loadAvatar(for: address)
+    }
+
+    /// The user asked to load the avatar again, even if it is cached (a retry).
+    public func reload() async {
+        tracer.record(from: .presenter, to: .store, "reloadAvatar(for: \(address))")
+        await manager.reloadAvatar(for: address)
+    }
+
+    /// The user gave up on a request in flight.
+    public func cancelTapped() {
+        manager.cancelAvatarRequest(for: address)
+    }
+
+    // MARK: Following the model
+
+    private func modelUpdated(_ update: ModelUpdate) {
+        tracer.record(from: .observation, to: .presenter, "\(update)")
+        let status: AvatarViewState.Status
+        switch update {
+        case .avatarLoading:
+            status = .loading
+        case .avatarLoaded:
+            guard let avatar = manager.avatar(for: address) else { return }
+            status = .loaded(Self.picture(avatar))
+        case .avatarFailed(_, let message):
+            status = .failed(message: message)
+        case .avatarCancelled:
+            status = manager.avatar(for: address).map { .loaded(Self.picture($0)) } ?? .notRequested
+        case .contactsChanged:
+            return
+        }
+        state.update { $0.status = status }
+    }
+
+    /// What a view can do with `avatar`: draw it, if it is a readable netpbm picture.
+    static func picture(_ avatar: Avatar) -> PictureViewState {
+        let format = avatar.format
+        guard format == .netpbm else {
+            return .undrawable(format: format.description, byteCount: avatar.data.count)
+        }
+        do {
+            let picture = try Picture(netpbm: avatar.data)
+            return .drawable(
+                width: picture.width,
+                height: picture.height,
+                pixels: picture.pixels.map { .init(red: $0.red, green: $0.green, blue: $0.blue) }
+            )
+        } catch {
+            return .undrawable(format: "PPM (\(error))", byteCount: avatar.data.count)
+        }
+    }
+}
