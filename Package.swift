@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .executable(name: "switches", targets: ["switches"]),
         .executable(name: "attractions", targets: ["attractions"]),
+        .executable(name: "avatars", targets: ["avatars"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
     ],
     targets: [
@@ -132,9 +133,15 @@ let package = Package(
             path: "Samples/Attractions",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "avatars",
+            dependencies: ["MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport"],
+            path: "Samples/Avatars",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["switches", "attractions"],
+            dependencies: ["switches", "attractions", "avatars"],
             swiftSettings: strictSettings
         ),
 

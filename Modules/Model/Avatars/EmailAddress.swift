@@ -33,7 +33,9 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
             try self.init(text)
         } catch {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "\(text) is not an e-mail address: \(error)")
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\(text) is not an e-mail address: \(error)")
             )
         }
     }
@@ -57,7 +59,8 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
     private static func checkLocalPart(_ local: String) throws(EmailAddressError) {
         guard !local.isEmpty else { throw .emptyLocalPart }
         guard local.count <= 64 else { throw .localPartTooLong(local.count) }
-        for character in local where !(character.isASCII && (character.isLetter || character.isNumber))
+        for character in local
+        where !(character.isASCII && (character.isLetter || character.isNumber))
             && !localPartSymbols.contains(character)
         {
             throw .invalidCharacter(character)
@@ -73,7 +76,8 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
         guard labels.count >= 2 else { throw .invalidDomain(domain) }
         for label in labels {
             let isValidLabel =
-                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-")
+                && !label.hasSuffix("-")
                 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
             guard isValidLabel else { throw .invalidDomain(domain) }
         }
@@ -105,12 +109,15 @@ public enum EmailAddressError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .empty: "an e-mail address is needed"
-        case .tooLong(let count): "an e-mail address has at most 254 characters; this one has \(count)"
+        case .tooLong(let count):
+            "an e-mail address has at most 254 characters; this one has \(count)"
         case .missingAtSign: "an e-mail address needs an @ between the name and the domain"
         case .emptyLocalPart: "an e-mail address needs a name before the @"
-        case .localPartTooLong(let count): "the part before the @ has at most 64 characters; this one has \(count)"
+        case .localPartTooLong(let count):
+            "the part before the @ has at most 64 characters; this one has \(count)"
         case .invalidCharacter(let character): "an e-mail address cannot contain '\(character)'"
-        case .misplacedDot: "the part before the @ cannot start or end with a dot, or have two in a row"
+        case .misplacedDot:
+            "the part before the @ cannot start or end with a dot, or have two in a row"
         case .emptyDomain: "an e-mail address needs a domain after the @"
         case .invalidDomain(let domain): "'\(domain)' is not a valid domain"
         }

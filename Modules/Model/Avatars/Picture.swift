@@ -66,7 +66,9 @@ public struct Picture: Sendable, Equatable {
         var reader = NetpbmReader(bytes: Array(data))
         let magic = reader.token()
         guard magic == "P6" || magic == "P3" else { throw .notNetpbm }
-        guard let width = reader.number(), let height = reader.number(), let maximum = reader.number() else {
+        guard let width = reader.number(), let height = reader.number(),
+            let maximum = reader.number()
+        else {
             throw .badHeader
         }
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
@@ -81,20 +83,29 @@ public struct Picture: Sendable, Equatable {
             for _ in 0..<(width * height) {
                 var channels: [Int] = []
                 for _ in 0..<3 {
-                    guard let sample = reader.binarySample(bytes: bytesPerSample) else { throw .truncated }
+                    guard let sample = reader.binarySample(bytes: bytesPerSample) else {
+                        throw .truncated
+                    }
                     channels.append(sample)
                 }
-                pixels.append(Pixel(red: scale(channels[0]), green: scale(channels[1]), blue: scale(channels[2])))
+                pixels.append(
+                    Pixel(
+                        red: scale(channels[0]), green: scale(channels[1]), blue: scale(channels[2])
+                    ))
             }
         } else {
             for _ in 0..<(width * height) {
-                guard let red = reader.number(), let green = reader.number(), let blue = reader.number() else {
+                guard let red = reader.number(), let green = reader.number(),
+                    let blue = reader.number()
+                else {
                     throw .truncated
                 }
                 pixels.append(Pixel(red: scale(red), green: scale(green), blue: scale(blue)))
             }
         }
-        guard let picture = Picture(width: width, height: height, pixels: pixels) else { throw .badHeader }
+        guard let picture = Picture(width: width, height: height, pixels: pixels) else {
+            throw .badHeader
+        }
         self = picture
     }
 
@@ -134,7 +145,9 @@ private struct NetpbmReader {
     mutating func skipWhitespaceAndComments() {
         while position < bytes.count {
             if bytes[position] == UInt8(ascii: "#") {
-                while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+                while position < bytes.count, bytes[position] != UInt8(ascii: "\n") {
+                    position += 1
+                }
             } else if [9, 10, 13, 32].contains(bytes[position]) {
                 position += 1
             } else {
@@ -162,6 +175,7 @@ private struct NetpbmReader {
     mutating func binarySample(bytes count: Int) -> Int? {
         guard position + count <= bytes.count else { return nil }
         defer { position += count }
-        return count == 1 ? Int(bytes[position]) : Int(bytes[position]) << 8 | Int(bytes[position + 1])
+        return count == 1
+            ? Int(bytes[position]) : Int(bytes[position]) << 8 | Int(bytes[position + 1])
     }
 }

@@ -25,16 +25,20 @@ public final class AvatarPresenter: ViewStatePresenter {
         self.address = address
         self.manager = manager
         self.tracer = tracer
-        let status: AvatarViewState.Status = manager.avatar(for: address).map { .loaded(Self.picture($0)) } ?? .notRequested
+        let status: AvatarViewState.Status =
+            manager.avatar(for: address).map { .loaded(Self.picture($0)) } ?? .notRequested
         self.state = ObservableProperty(AvatarViewState(address: address.rawValue, status: status))
-        token = manager.updates.subscribe(to: .avatar(address)) { [weak self] update in self?.modelUpdated(update) }
+        token = manager.updates.subscribe(to: .avatar(address)) { [weak self] update in
+            self?.modelUpdated(update)
+        }
     }
 
     /// What the avatar shows now.
     public var viewState: AvatarViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (AvatarViewState) -> Void) -> ObservationToken {
+    public func observeViewState(_ handler: @escaping (AvatarViewState) -> Void) -> ObservationToken
+    {
         state.observe(options: .new) { change in
             if let newState = change.newValue { handler(newState) }
         }

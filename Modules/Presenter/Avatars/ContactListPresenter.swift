@@ -25,7 +25,9 @@ public final class ContactListPresenter: ViewStatePresenter {
         self.manager = manager
         self.tracer = tracer
         self.state = ObservableProperty(ContactListViewState(rows: []))
-        contactsToken = manager.updates.subscribe(to: .contacts) { [weak self] _ in self?.contactsChanged() }
+        contactsToken = manager.updates.subscribe(to: .contacts) { [weak self] _ in
+            self?.contactsChanged()
+        }
         contactsChanged()
     }
 
@@ -33,7 +35,9 @@ public final class ContactListPresenter: ViewStatePresenter {
     public var viewState: ContactListViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (ContactListViewState) -> Void) -> ObservationToken {
+    public func observeViewState(_ handler: @escaping (ContactListViewState) -> Void)
+        -> ObservationToken
+    {
         state.observe(options: .new) { change in
             if let newState = change.newValue { handler(newState) }
         }
@@ -102,13 +106,17 @@ public final class ContactListPresenter: ViewStatePresenter {
                 ?? AvatarPresenter(address: contact.address, manager: manager, tracer: tracer)
             presenters.append(presenter)
             tokens.append(
-                presenter.observeViewState { [weak self] avatar in self?.avatarChanged(avatar, row: index) }
+                presenter.observeViewState { [weak self] avatar in
+                    self?.avatarChanged(avatar, row: index)
+                }
             )
         }
         avatarPresenters = presenters
         avatarTokens = tokens
         state.update { state in
-            state.rows = zip(contacts, presenters).map { ContactRowViewState(name: $0.name, avatar: $1.viewState) }
+            state.rows = zip(contacts, presenters).map {
+                ContactRowViewState(name: $0.name, avatar: $1.viewState)
+            }
             state.lastError = nil
         }
     }

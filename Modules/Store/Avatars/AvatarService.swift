@@ -32,7 +32,8 @@ public enum AvatarServiceError: Error, Sendable, Equatable, CustomStringConverti
         case .httpStatus(let status, let url): "the server answered \(status) for \(url)"
         case .transport(let reason, let url): "cannot fetch \(url): \(reason)"
         case .cancelled: "the request was cancelled"
-        case .simulatedFailure(let address): "the simulated service failed to load \(address) (failure rate)"
+        case .simulatedFailure(let address):
+            "the simulated service failed to load \(address) (failure rate)"
         }
     }
 }

@@ -39,11 +39,15 @@ extension DataManagerForwarding {
     /// Forwarded to the data manager.
     public var contacts: [Contact] { dataManager.contacts }
     /// Forwarded to the data manager.
-    public func addContact(_ contact: Contact) throws(DataManagerError) { try dataManager.addContact(contact) }
+    public func addContact(_ contact: Contact) throws(DataManagerError) {
+        try dataManager.addContact(contact)
+    }
     /// Forwarded to the data manager.
     public func avatar(for address: EmailAddress) -> Avatar? { dataManager.avatar(for: address) }
     /// Forwarded to the data manager.
-    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) { dataManager.saveAvatar(avatar, for: address) }
+    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) {
+        dataManager.saveAvatar(avatar, for: address)
+    }
     /// Forwarded to the data manager.
     public func forgetAvatar(for address: EmailAddress) { dataManager.forgetAvatar(for: address) }
     /// Forwarded to the data manager.

@@ -25,7 +25,8 @@ public struct LiveAvatarService: AvatarService {
     public init(baseURL: URL, timeout: Duration = .seconds(10)) {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds =
+            Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
         session = URLSession(configuration: configuration)
@@ -35,8 +36,12 @@ public struct LiveAvatarService: AvatarService {
     public func url(for address: EmailAddress) -> URL {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/@?#%")
-        let component = address.rawValue.addingPercentEncoding(withAllowedCharacters: allowed) ?? address.rawValue
-        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        let component =
+            address.rawValue.addingPercentEncoding(withAllowedCharacters: allowed)
+            ?? address.rawValue
+        let base =
+            baseURL.absoluteString.hasSuffix("/")
+            ? baseURL.absoluteString : baseURL.absoluteString + "/"
         return URL(string: base + component) ?? baseURL.appending(path: address.rawValue)
     }
 
@@ -56,12 +61,16 @@ public struct LiveAvatarService: AvatarService {
             throw .transport("the answer is not HTTP", url: url.absoluteString)
         }
         if status == 404 { throw .notFound(address) }
-        guard (200...299).contains(status) else { throw .httpStatus(status, url: url.absoluteString) }
+        guard (200...299).contains(status) else {
+            throw .httpStatus(status, url: url.absoluteString)
+        }
         return Avatar(data: data)
     }
 
     @concurrent
-    private func readFile(_ url: URL, address: EmailAddress) async throws(AvatarServiceError) -> Avatar {
+    private func readFile(_ url: URL, address: EmailAddress) async throws(AvatarServiceError)
+        -> Avatar
+    {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(address) }
         do {
             let handle = try FileHandle(forReadingFrom: url)

@@ -21,7 +21,10 @@ public final class ModelManager: DataManagerForwarding, RemoteConnectionManagerF
     public let remoteConnectionManager: any RemoteConnectionManagerOperations
 
     /// Assembles the facade from its sub-managers.
-    public init(dataManager: any DataManagerOperations, remoteConnectionManager: any RemoteConnectionManagerOperations) {
+    public init(
+        dataManager: any DataManagerOperations,
+        remoteConnectionManager: any RemoteConnectionManagerOperations
+    ) {
         self.dataManager = dataManager
         self.remoteConnectionManager = remoteConnectionManager
     }
@@ -32,11 +35,14 @@ public final class ModelManager: DataManagerForwarding, RemoteConnectionManagerF
     ///   - contacts: The contacts to start with.
     ///   - service: Where avatars come from.
     ///   - tracer: Told each hop the managers make.
-    public convenience init(contacts: [Contact] = [], service: any AvatarService, tracer: HopTracer = .disabled) {
+    public convenience init(
+        contacts: [Contact] = [], service: any AvatarService, tracer: HopTracer = .disabled
+    ) {
         let data = DataManager(contacts: contacts, tracer: tracer)
         self.init(
             dataManager: data,
-            remoteConnectionManager: RemoteConnectionManager(dataManager: data, service: service, tracer: tracer)
+            remoteConnectionManager: RemoteConnectionManager(
+                dataManager: data, service: service, tracer: tracer)
         )
     }
 }

@@ -29,9 +29,13 @@ public protocol RemoteConnectionManagerForwarding: RemoteConnectionManagerOperat
 
 extension RemoteConnectionManagerForwarding {
     /// Forwarded to the remote connection manager.
-    public func requestAvatar(for address: EmailAddress) { remoteConnectionManager.requestAvatar(for: address) }
+    public func requestAvatar(for address: EmailAddress) {
+        remoteConnectionManager.requestAvatar(for: address)
+    }
     /// Forwarded to the remote connection manager.
-    public func loadAvatar(for address: EmailAddress) async { await remoteConnectionManager.loadAvatar(for: address) }
+    public func loadAvatar(for address: EmailAddress) async {
+        await remoteConnectionManager.loadAvatar(for: address)
+    }
     /// Forwarded to the remote connection manager.
     public func reloadAvatar(for address: EmailAddress) async {
         await remoteConnectionManager.reloadAvatar(for: address)
@@ -68,7 +72,10 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     ///   - dataManager: Where avatars are cached and updates published.
     ///   - service: Where avatars come from.
     ///   - tracer: Told each call to the service.
-    public init(dataManager: any DataManagerOperations, service: any AvatarService, tracer: HopTracer = .disabled) {
+    public init(
+        dataManager: any DataManagerOperations, service: any AvatarService,
+        tracer: HopTracer = .disabled
+    ) {
         self.dataManager = dataManager
         self.service = service
         self.tracer = tracer
@@ -122,7 +129,9 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
         return task
     }
 
-    private func finish(_ address: EmailAddress, with result: Result<Avatar, AvatarServiceError>, wasCancelled: Bool) {
+    private func finish(
+        _ address: EmailAddress, with result: Result<Avatar, AvatarServiceError>, wasCancelled: Bool
+    ) {
         inFlight[address] = nil
         switch result {
         case _ where wasCancelled, .failure(.cancelled):

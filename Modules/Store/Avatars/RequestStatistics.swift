@@ -14,6 +14,9 @@ public struct RequestStatistics: Sendable, Equatable {
 
     /// The counters as `name: value` lines, in a fixed order: requests, coalesced, cache-hits, failures.
     public var lines: [String] {
-        ["requests: \(requests)", "coalesced: \(coalesced)", "cache-hits: \(cacheHits)", "failures: \(failures)"]
+        [
+            "requests: \(requests)", "coalesced: \(coalesced)", "cache-hits: \(cacheHits)",
+            "failures: \(failures)",
+        ]
     }
 }

@@ -60,13 +60,13 @@ public actor SimulatedAvatarService: AvatarService {
         return Avatar(data: Self.picture(for: address).netpbmData)
     }
 
-    /// The address's picture: an 8 by 8 pattern, mirrored left to right, in a colour of its own.
+    /// The address's picture: an 8 by 8 pattern, mirrored left to right, in a dark colour of its own on a light ground.
     public static func picture(for address: EmailAddress) -> Picture {
         let hash = fnv1a(address.rawValue)
         let colour = Picture.Pixel(
-            red: UInt8(truncatingIfNeeded: hash >> 8) | 0x40,
-            green: UInt8(truncatingIfNeeded: hash >> 16) | 0x40,
-            blue: UInt8(truncatingIfNeeded: hash >> 24) | 0x40
+            red: UInt8(truncatingIfNeeded: hash >> 8) & 0x9F,
+            green: UInt8(truncatingIfNeeded: hash >> 16) & 0x9F,
+            blue: UInt8(truncatingIfNeeded: hash >> 24) & 0x9F
         )
         let background = Picture.Pixel(red: 0xF0, green: 0xF0, blue: 0xF0)
         return Picture(width: 8, height: 8) { column, row in

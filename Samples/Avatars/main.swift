@@ -1,0 +1,85 @@
+// The Avatars sample: contacts with avatars, loaded by a remote connection manager behind a
+// ModelManager facade, each row following only its own address's updates (source post 001).
+// This file is the composition root: it picks the service, builds the managers, the presenters
+// and the screen, and feeds the user's commands to them.
+
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCStore
+import SampleSupport
+
+let usage = """
+    USAGE: avatars [--source URL] [--trace] [--help]
+
+    Contacts with their avatars. A ModelManager facade forwards each call to the sub-manager whose
+    protocol declares it; the data manager publishes keyed updates, and each row hears only its own
+    address (source post 001). Pictures in the PPM format (P6 and P3) are drawn; other formats are
+    shown by type and size.
+
+    Interactive on a terminal (a prompt and 'help'; loads run in the background and rows update as
+    they land); scripted when standard input is not a terminal: one command per line, each command
+    finished, loads included, before the next is read; errors on standard error starting with
+    'error:', and exit status 1 if any command failed.
+
+    OPTIONS:
+      --source URL   load avatars from <URL>/<address>: a folder (file:///path/) or an HTTP server
+                     (such as `python3 -m http.server` on loopback). Without it, a simulated service
+                     draws a picture per address.
+      --trace        print each hop across a layer boundary as it happens
+      --help         show this help
+
+    COMMANDS:
+    \(AvatarsCommand.summary)
+    """
+
+let console = Console()
+let arguments = LaunchArguments.parseOrExit(
+    usage: usage, knownFlags: ["--trace"], knownOptions: ["--source"], console: console)
+let tracer =
+    arguments.contains("--trace")
+    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
+
+let service: any AvatarService
+let simulator: SimulatedAvatarService?
+if let source = arguments.values["--source"] {
+    guard let url = URL(string: source), let scheme = url.scheme,
+        ["file", "http", "https"].contains(scheme)
+    else {
+        console.printError("--source needs a file://, http:// or https:// URL, not '\(source)'")
+        exitProcess(usageExitStatus)
+    }
+    service = LiveAvatarService(baseURL: url)
+    simulator = nil
+} else {
+    let simulated = SimulatedAvatarService(latency: .milliseconds(150))
+    service = simulated
+    simulator = simulated
+}
+
+let starters = [
+    ("Ada Lovelace", "ada@example.com"), ("Grace Hopper", "grace@example.com"),
+    ("Alan Turing", "alan@example.com"), ("Edsger Dijkstra", "edsger@example.com"),
+]
+let contacts = starters.compactMap { name, address in
+    (try? EmailAddress(address)).map { Contact(name: name, address: $0) }
+}
+let manager = ModelManager(contacts: contacts, service: service, tracer: tracer)
+let list = ContactListPresenter(manager: manager, tracer: tracer)
+let prompt = "> "
+let screen = AvatarsScreen(list: list, console: console, tracer: tracer, prompt: prompt)
+let session = AvatarsSession(
+    list: list, manager: manager, simulator: simulator, screen: screen, console: console,
+    tracer: tracer)
+
+if console.isInteractive {
+    console.print(
+        "Avatars, from \(arguments.values["--source"] ?? "a simulated service"). Type 'help' for the commands."
+    )
+}
+screen.render()
+let status = await CommandLoop(console: console, prompt: prompt).run { line in
+    await session.handle(line)
+}
+exitProcess(status)
