@@ -135,7 +135,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "avatars",
-            dependencies: ["MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport"],
+            dependencies: [
+                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport",
+            ],
             path: "Samples/Avatars",
             swiftSettings: strictSettings
         ),
