@@ -38,26 +38,34 @@ struct EmailAddressTests {
     @Test("lengths are bounded as the standard says")
     func lengths() {
         let longLocal = String(repeating: "a", count: 65)
-        #expect(throws: EmailAddressError.localPartTooLong(65)) { try EmailAddress("\(longLocal)@example.com") }
+        #expect(throws: EmailAddressError.localPartTooLong(65)) {
+            try EmailAddress("\(longLocal)@example.com")
+        }
         let longDomain = String(repeating: "a.", count: 130) + "com"
         #expect(throws: EmailAddressError.tooLong(267)) { try EmailAddress("ada@\(longDomain)") }
     }
 
     @Test("plus tags and other allowed symbols are kept")
     func symbols() throws {
-        #expect(try EmailAddress("ada+avatars@example.co.uk").rawValue == "ada+avatars@example.co.uk")
+        #expect(
+            try EmailAddress("ada+avatars@example.co.uk").rawValue == "ada+avatars@example.co.uk")
     }
 
     @Test("an address decodes only if it is valid")
     func codable() throws {
-        let decoded = try JSONDecoder().decode([EmailAddress].self, from: Data(#"["Ada@EXAMPLE.com"]"#.utf8))
+        let decoded = try JSONDecoder().decode(
+            [EmailAddress].self, from: Data(#"["Ada@EXAMPLE.com"]"#.utf8))
         #expect(decoded.map(\.rawValue) == ["Ada@example.com"])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([EmailAddress].self, from: Data(#"["nope"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([EmailAddress].self, from: Data(#"["nope"]"#.utf8))
+        }
     }
 
     @Test("errors read as sentences")
     func descriptions() {
-        #expect(EmailAddressError.missingAtSign.description == "an e-mail address needs an @ between the name and the domain")
+        #expect(
+            EmailAddressError.missingAtSign.description
+                == "an e-mail address needs an @ between the name and the domain")
     }
 }
 
@@ -70,7 +78,10 @@ struct PictureTests {
         let picture = try Picture(netpbm: Data(text.utf8))
 
         #expect(picture.width == 2 && picture.height == 1)
-        #expect(picture.pixels == [.init(red: 255, green: 0, blue: 0), .init(red: 0, green: 255, blue: 0)])
+        #expect(
+            picture.pixels == [
+                .init(red: 255, green: 0, blue: 0), .init(red: 0, green: 255, blue: 0),
+            ])
     }
 
     @Test("a binary P6 picture round-trips through netpbmData")

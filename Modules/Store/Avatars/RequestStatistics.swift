@@ -9,8 +9,13 @@ public struct RequestStatistics: Sendable, Equatable {
     /// Service calls that failed (cancellations not counted).
     public var failures = 0
 
-    /// No requests yet.
-    public init() {}
+    /// Counters with the given values (all zero by default).
+    public init(requests: Int = 0, coalesced: Int = 0, cacheHits: Int = 0, failures: Int = 0) {
+        self.requests = requests
+        self.coalesced = coalesced
+        self.cacheHits = cacheHits
+        self.failures = failures
+    }
 
     /// The counters as `name: value` lines, in a fixed order: requests, coalesced, cache-hits, failures.
     public var lines: [String] {

@@ -1,0 +1,154 @@
+import Foundation
+import MVCModel
+import MVCStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("The live avatar service")
+struct LiveAvatarServiceTests {
+    private let ada = address("ada@example.com")
+    private let picture = SimulatedAvatarService.picture(for: address("ada@example.com")).netpbmData
+
+    @Test("the address is one percent-encoded path component of the base URL")
+    func url() {
+        let service = LiveAvatarService(
+            baseURL: URL(fileURLWithPath: "/").deletingLastPathComponent())
+        let http = LiveAvatarService(
+            baseURL: URL(string: "http://127.0.0.1:8000/avatars") ?? service.baseURL)
+
+        #expect(
+            http.url(for: address("a.b+c@example.com")).absoluteString
+                == "http://127.0.0.1:8000/avatars/a.b+c%40example.com")
+    }
+
+    @Test("a file:// folder serves the avatars in it, and a missing file is not found")
+    func fileSource() async throws {
+        let folder = try TemporaryFolder()
+        try picture.write(to: folder.file("ada@example.com"))
+        let service = LiveAvatarService(baseURL: folder.url)
+
+        #expect(try await service.avatar(for: ada).data == picture)
+        await #expect(throws: AvatarServiceError.notFound(address("grace@example.com"))) {
+            try await service.avatar(for: address("grace@example.com"))
+        }
+    }
+
+    @Test("a real HTTP server on loopback: 200, 404, 500, a slow answer and a dropped connection")
+    func httpSource() async throws {
+        let server = try LoopbackServer(avatar: picture)
+        defer { server.stop() }
+        func service(_ path: String) -> LiveAvatarService {
+            LiveAvatarService(baseURL: server.url(path), timeout: .seconds(1))
+        }
+
+        #expect(try await service("ok").avatar(for: ada).data == picture)
+        await #expect(throws: AvatarServiceError.notFound(ada)) {
+            try await service("missing").avatar(for: ada)
+        }
+        await #expect(
+            throws: AvatarServiceError.httpStatus(
+                500, url: server.url("broken").absoluteString + "/ada%40example.com")
+        ) {
+            try await service("broken").avatar(for: ada)
+        }
+        await #expect(
+            throws: AvatarServiceError.transport(
+                "the request timed out",
+                url: server.url("slow").absoluteString + "/ada%40example.com")
+        ) {
+            try await service("slow").avatar(for: ada)
+        }
+        do {
+            _ = try await service("drop").avatar(for: ada)
+            Issue.record("a dropped connection returned an avatar")
+        } catch .transport {
+        } catch {
+            Issue.record("a dropped connection gave \(error), not a transport error")
+        }
+    }
+}
+
+/// A small HTTP server on 127.0.0.1 (Python's standard library), started and stopped by the test.
+///
+/// The first path component picks the behaviour: `ok` serves the avatar, `missing` answers 404,
+/// `broken` 500, `slow` waits three seconds first, `drop` closes the connection without answering.
+///
+/// The server exits when its standard input closes: when ``stop()`` closes it, or when the test
+/// process ends in any way. (`terminate()` alone is not enough: `python3` may be a launcher script
+/// whose child would outlive the signal.)
+final class LoopbackServer {
+    private let process = Process()
+    private let input = Pipe()
+    private let port: Int
+    private let folder: TemporaryFolder
+
+    private static let script = """
+        import http.server, os, socketserver, sys, threading, time
+        avatar = open(sys.argv[1], 'rb').read()
+        def exit_when_stdin_closes():
+            sys.stdin.read()
+            os._exit(0)
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args): pass
+            def do_GET(self):
+                kind = self.path.strip('/').split('/')[0]
+                if kind == 'drop':
+                    self.connection.close(); return
+                if kind == 'slow':
+                    time.sleep(3)
+                status = {'ok': 200, 'slow': 200, 'missing': 404, 'broken': 500}.get(kind, 404)
+                body = avatar if status == 200 else b'no'
+                self.send_response(status)
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                try: self.wfile.write(body)
+                except Exception: pass
+        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            daemon_threads = True
+        server = Server(('127.0.0.1', 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    init(avatar: Data) throws {
+        folder = try TemporaryFolder()
+        try Data(Self.script.utf8).write(to: folder.file("server.py"))
+        try avatar.write(to: folder.file("avatar.ppm"))
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", folder.file("server.py").path, folder.file("avatar.ppm").path,
+        ]
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
+            byte != Data("\n".utf8)
+        {
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            try? input.fileHandleForWriting.close()
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [NSLocalizedDescriptionKey: "the test server did not start"])
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/\(path)") ?? URL(fileURLWithPath: "/")
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+    }
+}

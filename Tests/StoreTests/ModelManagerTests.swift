@@ -1,0 +1,150 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCStore
+import Testing
+
+/// A data manager that records which operation was called.
+@MainActor
+private final class SpyDataManager: DataManagerOperations {
+    var calls: [String] = []
+    let updates = UpdateChannel<ModelUpdate>()
+    var contacts: [Contact] {
+        calls.append("contacts")
+        return []
+    }
+    func addContact(_ contact: Contact) throws(DataManagerError) { calls.append("addContact") }
+    func avatar(for address: EmailAddress) -> Avatar? {
+        calls.append("avatar(for:)")
+        return nil
+    }
+    func saveAvatar(_ avatar: Avatar, for address: EmailAddress) { calls.append("saveAvatar") }
+    func forgetAvatar(for address: EmailAddress) { calls.append("forgetAvatar") }
+    func propagate(_ update: ModelUpdate) { calls.append("propagate") }
+}
+
+/// A remote connection manager that records which operation was called.
+@MainActor
+private final class SpyRemoteConnectionManager: RemoteConnectionManagerOperations {
+    var calls: [String] = []
+    func requestAvatar(for address: EmailAddress) { calls.append("requestAvatar") }
+    func loadAvatar(for address: EmailAddress) async { calls.append("loadAvatar") }
+    func reloadAvatar(for address: EmailAddress) async { calls.append("reloadAvatar") }
+    func cancelAvatarRequest(for address: EmailAddress) { calls.append("cancelAvatarRequest") }
+    var statistics: RequestStatistics {
+        calls.append("statistics")
+        return RequestStatistics(requests: 7)
+    }
+}
+
+@MainActor
+@Suite("The ModelManager facade")
+struct ModelManagerTests {
+    @Test(
+        "every operation of every sub-manager protocol is reachable through the facade and lands on its sub-manager"
+    )
+    func forwarding() async throws {
+        let data = SpyDataManager()
+        let remote = SpyRemoteConnectionManager()
+        let facade: any ModelManaging = ModelManager(
+            dataManager: data, remoteConnectionManager: remote)
+        let ada = address("ada@example.com")
+
+        _ = facade.contacts
+        try facade.addContact(Contact(name: "Ada", address: ada))
+        _ = facade.avatar(for: ada)
+        facade.saveAvatar(Avatar(data: Data()), for: ada)
+        facade.forgetAvatar(for: ada)
+        facade.propagate(.contactsChanged)
+        #expect(facade.updates === data.updates)
+        facade.requestAvatar(for: ada)
+        await facade.loadAvatar(for: ada)
+        await facade.reloadAvatar(for: ada)
+        facade.cancelAvatarRequest(for: ada)
+        #expect(facade.statistics.requests == 7)
+
+        #expect(
+            data.calls == [
+                "contacts", "addContact", "avatar(for:)", "saveAvatar", "forgetAvatar", "propagate",
+            ])
+        #expect(
+            remote.calls == [
+                "requestAvatar", "loadAvatar", "reloadAvatar", "cancelAvatarRequest", "statistics",
+            ]
+        )
+    }
+
+    @Test("the usual facade loads an avatar end to end and publishes it under its address")
+    func endToEnd() async {
+        let ada = address("ada@example.com")
+        let manager = ModelManager(
+            contacts: [Contact(name: "Ada", address: ada)], service: SimulatedAvatarService())
+        let log = UpdateLog(manager.updates, key: .avatar(ada))
+
+        await manager.loadAvatar(for: ada)
+
+        #expect(log.updates == [.avatarLoading(ada), .avatarLoaded(ada)])
+        #expect(manager.avatar(for: ada)?.format == .netpbm)
+        #expect(manager.statistics.requests == 1)
+    }
+
+    @Test("a released facade and its managers are deallocated")
+    func noLeaks() async {
+        weak var weakManager: ModelManager?
+        do {
+            let manager = ModelManager(service: SimulatedAvatarService())
+            await manager.loadAvatar(for: address("ada@example.com"))
+            weakManager = manager
+        }
+        #expect(weakManager == nil)
+    }
+}
+
+@Suite("The simulated avatar service")
+struct SimulatedAvatarServiceTests {
+    @Test("each address gets its own picture, the same on every call")
+    func deterministicPictures() async throws {
+        let service = SimulatedAvatarService()
+
+        let first = try await service.avatar(for: address("ada@example.com"))
+        let again = try await service.avatar(for: address("ada@example.com"))
+        let other = try await service.avatar(for: address("grace@example.com"))
+
+        #expect(first == again)
+        #expect(first != other)
+        #expect(try Picture(netpbm: first.data).width == 8)
+    }
+
+    @Test("a failure rate of 1 always fails and 0 never does")
+    func failureRate() async throws {
+        let service = SimulatedAvatarService(failureRate: 1)
+        let ada = address("ada@example.com")
+
+        await #expect(throws: AvatarServiceError.simulatedFailure(ada)) {
+            try await service.avatar(for: ada)
+        }
+        await service.setFailureRate(0)
+        _ = try await service.avatar(for: ada)
+        #expect(await service.callCount == 2)
+    }
+
+    @Test("the latency is waited out through the injected sleep")
+    func latency() async throws {
+        let requested = SleepLog()
+        let service = SimulatedAvatarService(latency: .milliseconds(250)) { duration in
+            await requested.add(duration)
+        }
+
+        _ = try await service.avatar(for: address("ada@example.com"))
+        await service.setLatency(.zero)
+        _ = try await service.avatar(for: address("ada@example.com"))
+
+        #expect(await requested.durations == [.milliseconds(250)])
+    }
+}
+
+/// Records the sleeps asked for.
+private actor SleepLog {
+    var durations: [Duration] = []
+    func add(_ duration: Duration) { durations.append(duration) }
+}
