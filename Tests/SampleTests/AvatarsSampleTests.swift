@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@Suite("The avatars sample, driven as a user would")
+struct AvatarsSampleTests {
+    @Test(
+        "a script loads, caches, fails, retries and counts, each command finished before the next")
+    func scriptedSession() throws {
+        let run = try SampleRunner.run(
+            "avatars",
+            script:
+                "latency 0\nload 1\nload 1\nfailure-rate 1\nload 2\nfailure-rate 0\nreload 2\nstats\n"
+        )
+
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("1. Ada Lovelace <ada@example.com>  [avatar: 8×8 PPM]"))
+        #expect(
+            run.output.contains(
+                "2. Grace Hopper <grace@example.com>  [failed: the simulated service failed to load grace@example.com (failure rate)]"
+            )
+        )
+        #expect(run.output.contains("2. Grace Hopper <grace@example.com>  [avatar: 8×8 PPM]"))
+        #expect(
+            run.outputLines.suffix(4) == [
+                "requests: 3", "coalesced: 0", "cache-hits: 1", "failures: 1",
+            ])
+    }
+
+    @Test("the same script prints the same output every time")
+    func deterministic() throws {
+        let script = "latency 0\nfailure-rate 0.5\nload all\nstats\n"
+
+        let first = try SampleRunner.run("avatars", script: script)
+        let second = try SampleRunner.run("avatars", script: script)
+
+        #expect(first.output == second.output)
+        #expect(first.outputLines.suffix(4).first == "requests: 4")
+    }
+
+    @Test(
+        "--source file:// draws PPM avatars from a folder and shows other formats by type and size")
+    func fileSource() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "avatars-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("P3\n2 1\n255\n0 0 0  255 255 255\n".utf8).write(
+            to: folder.appending(path: "ada@example.com"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3, 4, 5, 6]).write(
+            to: folder.appending(path: "grace@example.com"))
+
+        let run = try SampleRunner.run(
+            "avatars",
+            ["--source", folder.absoluteString],
+            script: "load 1\nload 2\nload 3\n"
+        )
+
+        #expect(
+            run.output.contains("1. Ada Lovelace <ada@example.com>  [avatar: 2×1 PPM]\n       @@..")
+        )
+        #expect(
+            run.output.contains(
+                "2. Grace Hopper <grace@example.com>  [avatar: PNG, 10 bytes, not drawable here]"))
+        #expect(
+            run.output.contains(
+                "3. Alan Turing <alan@example.com>  [failed: no avatar for alan@example.com]"))
+        #expect(run.status == 0)
+    }
+
+    @Test("bad input of every kind is an error line, and the exit status is 1")
+    func badInput() throws {
+        let run = try SampleRunner.run(
+            "avatars",
+            script:
+                "load\nload 9\nadd nobody Someone\nadd ada@example.com Ada\nadd grace@example.com\nlatency fast\nfailure-rate 2\nfly\n"
+        )
+
+        #expect(
+            run.errorLines == [
+                "error: 'load' needs a row number",
+                "error: there is no contact at row 9: the list has 4",
+                "error: an e-mail address needs an @ between the name and the domain",
+                "error: ada@example.com is already a contact",
+                "error: 'add' needs an address and a name",
+                "error: 'latency' needs milliseconds from 0 to 60000, not 'fast'",
+                "error: 'failure-rate' needs a number from 0 to 1, not '2'",
+                "error: unknown command 'fly'; type 'help' for the list",
+            ]
+        )
+        #expect(run.status == 1)
+    }
+
+    @Test("the simulated service's settings are refused with a live source")
+    func liveSourceSettings() throws {
+        let run = try SampleRunner.run(
+            "avatars", ["--source", "http://127.0.0.1:9/"], script: "latency 5\n")
+
+        #expect(run.errorLines == ["error: 'latency' applies to the simulated service only"])
+    }
+
+    @Test("a source that is not a file or HTTP URL is a usage error")
+    func badSource() throws {
+        let run = try SampleRunner.run("avatars", ["--source", "ftp://example.com/"])
+
+        #expect(
+            run.errorLines == [
+                "error: --source needs a file://, http:// or https:// URL, not 'ftp://example.com/'"
+            ])
+        #expect(run.status == 64)
+    }
+
+    @Test(
+        "--trace shows a load travel from the view to the service and back through the keyed channel"
+    )
+    func trace() throws {
+        let run = try SampleRunner.run("avatars", ["--trace"], script: "latency 0\nload 1\n")
+
+        let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
+        #expect(
+            hops == [
+                "  trace: view → presenter: loadTapped(row: 0)",
+                "  trace: presenter → store: loadAvatar(for: ada@example.com)",
+                "  trace: store → observation: avatarLoading(ada@example.com)",
+                "  trace: observation → presenter: avatarLoading(ada@example.com)",
+                "  trace: presenter → view: contact list view state changed",
+                "  trace: store → service: avatar(for: ada@example.com)",
+                "  trace: store → observation: avatarLoaded(ada@example.com)",
+                "  trace: observation → presenter: avatarLoaded(ada@example.com)",
+                "  trace: presenter → view: contact list view state changed",
+            ]
+        )
+    }
+
+    @Test("--help documents the options and every command")
+    func help() throws {
+        let run = try SampleRunner.run("avatars", ["--help"])
+
+        #expect(run.output.hasPrefix("USAGE: avatars [--source URL] [--trace] [--help]"))
+        for command in [
+            "list", "load <row>", "load all", "reload <row>", "add <address> <name>",
+            "latency <milliseconds>",
+            "failure-rate <0...1>", "stats", "help", "quit",
+        ] {
+            #expect(run.output.contains("\n\(command) "), "--help does not list \(command)")
+        }
+    }
+}
