@@ -29,4 +29,5 @@ if arguments.contains("--help") {
     let stopwatch = Stopwatch(repetitions: isQuick ? 1 : 5)
     ObservationBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
     await AttractionBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
+    await AvatarBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
 }
