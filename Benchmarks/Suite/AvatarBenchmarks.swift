@@ -24,7 +24,8 @@ enum AvatarBenchmarks {
         var random = SplitMix(seed: 1)
         func randomUpdates(among count: Int) -> [ModelUpdate] {
             (0..<(1_000 * scale)).map { index in
-                ModelUpdate.avatarFailed(all[Int.random(in: 0..<count, using: &random)], message: "attempt \(index)")
+                ModelUpdate.avatarFailed(
+                    all[Int.random(in: 0..<count, using: &random)], message: "attempt \(index)")
             }
         }
         let updates = randomUpdates(among: all.count)
@@ -34,7 +35,9 @@ enum AvatarBenchmarks {
 
         func keyedTime(presenters count: Int, updates: [ModelUpdate]) -> Double {
             let manager = ModelManager(service: SimulatedAvatarService())
-            let presenters = all.prefix(count).map { AvatarPresenter(address: $0, manager: manager) }
+            let presenters = all.prefix(count).map {
+                AvatarPresenter(address: $0, manager: manager)
+            }
             let time = stopwatch.nanosecondsPerOperation(operations: updates.count) {
                 for update in updates { manager.propagate(update) }
             }
@@ -54,15 +57,18 @@ enum AvatarBenchmarks {
         blackHole(filtering)
 
         Comparison(
-            name: "10,000 updates to random addresses, 10,000 avatar presenters, each subscribed to its own key",
+            name:
+                "10,000 updates to random addresses, 10,000 avatar presenters, each subscribed to its own key",
             measured: keyedMany / 1_000, reference: broadcast / 1_000,
             referenceName: "(broadcast to all 10,000, each filtering: the post's way)",
             unit: "µs/update", target: .none
         ).print()
         Comparison(
-            name: "keyed updates to 1,000 addresses while 10,000 presenters listen (9,000 to other keys)",
+            name:
+                "keyed updates to 1,000 addresses while 10,000 presenters listen (9,000 to other keys)",
             measured: isolatedMany / 1_000, reference: isolatedFew / 1_000,
-            referenceName: "(the same updates with 1,000 presenters)", unit: "µs/update", target: .atMost(2)
+            referenceName: "(the same updates with 1,000 presenters)", unit: "µs/update",
+            target: .atMost(2)
         ).print()
     }
 
