@@ -4,7 +4,7 @@ public import MVCStore
 
 /// Presents the avatar of one address, following only that address's updates.
 ///
-/// It subscribes to the key ``ModelUpdate/Key/avatar(_:)`` of its address, so an update for
+/// It subscribes to the key `ModelUpdate.Key.avatar` of its address, so an update for
 /// another address never reaches it: no filtering by hand, no typo in a field name to get wrong.
 @MainActor
 public final class AvatarPresenter: ViewStatePresenter {

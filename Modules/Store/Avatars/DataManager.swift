@@ -9,13 +9,13 @@ public import MVCObservation
 public protocol DataManagerOperations: AnyObject {
     /// The contacts, in the order they were added.
     var contacts: [Contact] { get }
-    /// Adds a contact, and publishes ``ModelUpdate/contactsChanged``.
+    /// Adds a contact, and publishes `ModelUpdate.contactsChanged`.
     ///
     /// - Throws: ``DataManagerError/duplicateContact(_:)`` if the address is already listed.
     func addContact(_ contact: Contact) throws(DataManagerError)
     /// The cached avatar of `address`, if it has been loaded.
     func avatar(for address: EmailAddress) -> Avatar?
-    /// Caches `avatar` for `address`, and publishes ``ModelUpdate/avatarLoaded(_:)``.
+    /// Caches `avatar` for `address`, and publishes `ModelUpdate.avatarLoaded`.
     func saveAvatar(_ avatar: Avatar, for address: EmailAddress)
     /// Forgets the cached avatar of `address`, so the next request loads it again.
     func forgetAvatar(for address: EmailAddress)
@@ -69,7 +69,7 @@ public enum DataManagerError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// Holds contacts and avatars per address, and publishes every change as a keyed ``ModelUpdate``.
+/// Holds contacts and avatars per address, and publishes every change as a keyed `ModelUpdate`.
 @MainActor
 public final class DataManager: DataManagerOperations {
     /// Where updates are published.

@@ -52,9 +52,9 @@ extension RemoteConnectionManagerForwarding {
 ///
 /// - A cached address is never requested again (a cache hit).
 /// - Concurrent requests for one address share one service call (coalesced).
-/// - A failure is reported once, as ``ModelUpdate/avatarFailed(_:message:)``, and
+/// - A failure is reported once, as `ModelUpdate.avatarFailed`, and
 ///   ``reloadAvatar(for:)`` retries.
-/// - A cancelled request stores and reports nothing but ``ModelUpdate/avatarCancelled(_:)``.
+/// - A cancelled request stores and reports nothing but `ModelUpdate.avatarCancelled`.
 ///
 /// The service runs off the main actor; results come back to it.
 @MainActor
