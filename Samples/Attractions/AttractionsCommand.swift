@@ -39,20 +39,20 @@ enum AttractionsCommand: Equatable {
 
     /// Parses a command line; the rest of the line after the command word is its text argument.
     ///
-    /// - Throws: ``AttractionsCommandError`` naming the problem.
-    init(parsing line: String) throws(AttractionsCommandError) {
+    /// - Throws: `CommandError` naming the problem.
+    init(parsing line: String) throws(CommandError) {
         let (word, argument) = line.splitCommand()
         switch word.lowercased() {
-        case "list": self = try Self.bare(.list, word, argument)
+        case "list": self = try CommandError.bare(.list, word: word, argument: argument)
         case "add":
             guard !argument.isEmpty else { throw .missingArgument(command: word, what: "a name") }
             self = .add(name: argument)
-        case "new": self = try Self.bare(.new, word, argument)
-        case "edit": self = .edit(row: try Self.row(argument, for: word))
+        case "new": self = try CommandError.bare(.new, word: word, argument: argument)
+        case "edit": self = .edit(row: try CommandError.row(argument, for: word))
         case "name": self = .name(argument)
         case "notes": self = .notes(argument)
-        case "save": self = try Self.bare(.save, word, argument)
-        case "cancel": self = try Self.bare(.cancel, word, argument)
+        case "save": self = try CommandError.bare(.save, word: word, argument: argument)
+        case "cancel": self = try CommandError.bare(.cancel, word: word, argument: argument)
         case "move":
             let parts = argument.split(separator: " ", omittingEmptySubsequences: true).map(
                 String.init)
@@ -60,55 +60,14 @@ enum AttractionsCommand: Equatable {
                 throw .missingArgument(command: word, what: "two row numbers")
             }
             self = .move(
-                from: try Self.row(parts[0], for: word), to: try Self.row(parts[1], for: word))
-        case "delete": self = .delete(row: try Self.row(argument, for: word))
-        case "undo": self = try Self.bare(.undo, word, argument)
-        case "redo": self = try Self.bare(.redo, word, argument)
-        case "help": self = try Self.bare(.help, word, argument)
-        case "quit", "exit": self = try Self.bare(.quit, word, argument)
+                from: try CommandError.row(parts[0], for: word),
+                to: try CommandError.row(parts[1], for: word))
+        case "delete": self = .delete(row: try CommandError.row(argument, for: word))
+        case "undo": self = try CommandError.bare(.undo, word: word, argument: argument)
+        case "redo": self = try CommandError.bare(.redo, word: word, argument: argument)
+        case "help": self = try CommandError.bare(.help, word: word, argument: argument)
+        case "quit", "exit": self = try CommandError.bare(.quit, word: word, argument: argument)
         default: throw .unknownCommand(word)
-        }
-    }
-
-    private static func bare(
-        _ command: AttractionsCommand,
-        _ word: String,
-        _ argument: String
-    ) throws(AttractionsCommandError) -> AttractionsCommand {
-        guard argument.isEmpty else { throw .unexpectedArgument(command: word, argument: argument) }
-        return command
-    }
-
-    private static func row(_ text: String, for command: String) throws(AttractionsCommandError)
-        -> Int
-    {
-        guard !text.isEmpty else { throw .missingArgument(command: command, what: "a row number") }
-        guard let row = Int(text), row >= 1 else { throw .notARow(text) }
-        return row
-    }
-}
-
-/// Why a line is not an Attractions command.
-enum AttractionsCommandError: Error, CustomStringConvertible {
-    /// The first word names no command.
-    case unknownCommand(String)
-    /// The command takes no argument, but the line has more words.
-    case unexpectedArgument(command: String, argument: String)
-    /// The command needs an argument the line lacks.
-    case missingArgument(command: String, what: String)
-    /// A row number that is not a whole number from 1 up.
-    case notARow(String)
-
-    var description: String {
-        switch self {
-        case .unknownCommand(let word):
-            "unknown command '\(word)'; type 'help' for the list"
-        case .unexpectedArgument(let command, let argument):
-            "'\(command)' takes no argument, but got '\(argument)'"
-        case .missingArgument(let command, let what):
-            "'\(command)' needs \(what)"
-        case .notARow(let text):
-            "'\(text)' is not a row number; rows are numbered from 1"
         }
     }
 }

@@ -29,7 +29,7 @@ final class AttractionsSession {
     /// Performs one command line.
     func handle(_ line: String) -> CommandOutcome {
         let command: AttractionsCommand
-        do throws(AttractionsCommandError) {
+        do throws(CommandError) {
             command = try AttractionsCommand(parsing: line)
         } catch {
             return .failed(error.description)

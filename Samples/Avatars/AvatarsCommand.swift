@@ -31,14 +31,14 @@ enum AvatarsCommand: Equatable {
 
     /// Parses a command line.
     ///
-    /// - Throws: ``AvatarsCommandError`` naming the problem.
-    init(parsing line: String) throws(AvatarsCommandError) {
+    /// - Throws: `CommandError` naming the problem.
+    init(parsing line: String) throws(CommandError) {
         let (word, argument) = line.splitCommand()
         switch word.lowercased() {
-        case "list": self = try Self.bare(.list, word, argument)
+        case "list": self = try CommandError.bare(.list, word: word, argument: argument)
         case "load" where argument.lowercased() == "all": self = .loadAll
-        case "load": self = .load(row: try Self.row(argument, for: word))
-        case "reload": self = .reload(row: try Self.row(argument, for: word))
+        case "load": self = .load(row: try CommandError.row(argument, for: word))
+        case "reload": self = .reload(row: try CommandError.row(argument, for: word))
         case "add":
             let (address, name) = argument.splitCommand()
             guard !address.isEmpty, !name.isEmpty else {
@@ -56,50 +56,10 @@ enum AvatarsCommand: Equatable {
                 throw .badNumber(command: word, text: argument, expected: "a number from 0 to 1")
             }
             self = .failureRate(rate)
-        case "stats": self = try Self.bare(.stats, word, argument)
-        case "help": self = try Self.bare(.help, word, argument)
-        case "quit", "exit": self = try Self.bare(.quit, word, argument)
+        case "stats": self = try CommandError.bare(.stats, word: word, argument: argument)
+        case "help": self = try CommandError.bare(.help, word: word, argument: argument)
+        case "quit", "exit": self = try CommandError.bare(.quit, word: word, argument: argument)
         default: throw .unknownCommand(word)
-        }
-    }
-
-    private static func bare(
-        _ command: AvatarsCommand,
-        _ word: String,
-        _ argument: String
-    ) throws(AvatarsCommandError) -> AvatarsCommand {
-        guard argument.isEmpty else { throw .unexpectedArgument(command: word, argument: argument) }
-        return command
-    }
-
-    private static func row(_ text: String, for command: String) throws(AvatarsCommandError) -> Int
-    {
-        guard !text.isEmpty else { throw .missingArgument(command: command, what: "a row number") }
-        guard let row = Int(text), row >= 1 else { throw .notARow(text) }
-        return row
-    }
-}
-
-/// Why a line is not an Avatars command.
-enum AvatarsCommandError: Error, CustomStringConvertible {
-    case unknownCommand(String)
-    case unexpectedArgument(command: String, argument: String)
-    case missingArgument(command: String, what: String)
-    case notARow(String)
-    case badNumber(command: String, text: String, expected: String)
-
-    var description: String {
-        switch self {
-        case .unknownCommand(let word):
-            "unknown command '\(word)'; type 'help' for the list"
-        case .unexpectedArgument(let command, let argument):
-            "'\(command)' takes no argument, but got '\(argument)'"
-        case .missingArgument(let command, let what):
-            "'\(command)' needs \(what)"
-        case .notARow(let text):
-            "'\(text)' is not a row number; rows are numbered from 1"
-        case .badNumber(let command, let text, let expected):
-            "'\(command)' needs \(expected), not '\(text)'"
         }
     }
 }

@@ -36,7 +36,7 @@ final class AvatarsSession {
     /// Performs one command line.
     func handle(_ line: String) async -> CommandOutcome {
         let command: AvatarsCommand
-        do throws(AvatarsCommandError) {
+        do throws(CommandError) {
             command = try AvatarsCommand(parsing: line)
         } catch {
             return .failed(error.description)

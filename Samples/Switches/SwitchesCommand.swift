@@ -21,8 +21,8 @@ enum SwitchesCommand: Equatable {
 
     /// Parses a command line.
     ///
-    /// - Throws: ``SwitchesCommandError`` naming the problem.
-    init(parsing line: String) throws(SwitchesCommandError) {
+    /// - Throws: `CommandError` naming the problem.
+    init(parsing line: String) throws(CommandError) {
         let (word, argument) = line.splitCommand()
         let command: SwitchesCommand
         switch word.lowercased() {
@@ -36,22 +36,5 @@ enum SwitchesCommand: Equatable {
         }
         guard argument.isEmpty else { throw .unexpectedArgument(command: word, argument: argument) }
         self = command
-    }
-}
-
-/// Why a line is not a Switches command.
-enum SwitchesCommandError: Error, CustomStringConvertible {
-    /// The first word names no command.
-    case unknownCommand(String)
-    /// The command takes no argument, but the line has more words.
-    case unexpectedArgument(command: String, argument: String)
-
-    var description: String {
-        switch self {
-        case .unknownCommand(let word):
-            "unknown command '\(word)'; type 'help' for the list"
-        case .unexpectedArgument(let command, let argument):
-            "'\(command)' takes no argument, but got '\(argument)'"
-        }
     }
 }

@@ -42,7 +42,7 @@ screen.render()
 
 let status = await CommandLoop(console: console).run { line in
     let command: SwitchesCommand
-    do throws(SwitchesCommandError) {
+    do throws(CommandError) {
         command = try SwitchesCommand(parsing: line)
     } catch {
         return .failed(error.description)
