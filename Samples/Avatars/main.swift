@@ -34,52 +34,59 @@ let usage = """
     \(AvatarsCommand.summary)
     """
 
-let console = Console()
-let arguments = LaunchArguments.parseOrExit(
-    usage: usage, knownFlags: ["--trace"], knownOptions: ["--source"], console: console)
-let tracer =
-    arguments.contains("--trace")
-    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
+// Everything lives inside run(), so that it is all released before the process exits and
+// LeakSanitizer sees no object left behind.
+@MainActor
+func run() async -> Int32 {
+    let console = Console()
+    let arguments = LaunchArguments.parseOrExit(
+        usage: usage, knownFlags: ["--trace"], knownOptions: ["--source"], console: console)
+    let tracer =
+        arguments.contains("--trace")
+        ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
 
-let service: any AvatarService
-let simulator: SimulatedAvatarService?
-if let source = arguments.values["--source"] {
-    guard let url = URL(string: source), let scheme = url.scheme,
-        ["file", "http", "https"].contains(scheme)
-    else {
-        console.printError("--source needs a file://, http:// or https:// URL, not '\(source)'")
-        exitProcess(usageExitStatus)
+    let service: any AvatarService
+    let simulator: SimulatedAvatarService?
+    if let source = arguments.values["--source"] {
+        guard let url = URL(string: source), let scheme = url.scheme,
+            ["file", "http", "https"].contains(scheme)
+        else {
+            console.printError("--source needs a file://, http:// or https:// URL, not '\(source)'")
+            exitProcess(usageExitStatus)
+        }
+        service = LiveAvatarService(baseURL: url)
+        simulator = nil
+    } else {
+        let simulated = SimulatedAvatarService(latency: .milliseconds(150))
+        service = simulated
+        simulator = simulated
     }
-    service = LiveAvatarService(baseURL: url)
-    simulator = nil
-} else {
-    let simulated = SimulatedAvatarService(latency: .milliseconds(150))
-    service = simulated
-    simulator = simulated
+
+    let starters = [
+        ("Ada Lovelace", "ada@example.com"), ("Grace Hopper", "grace@example.com"),
+        ("Alan Turing", "alan@example.com"), ("Edsger Dijkstra", "edsger@example.com"),
+    ]
+    let contacts = starters.compactMap { name, address in
+        (try? EmailAddress(address)).map { Contact(name: name, address: $0) }
+    }
+    let manager = ModelManager(contacts: contacts, service: service, tracer: tracer)
+    let list = ContactListPresenter(manager: manager, tracer: tracer)
+    let prompt = "> "
+    let screen = AvatarsScreen(list: list, console: console, tracer: tracer, prompt: prompt)
+    let session = AvatarsSession(
+        list: list, manager: manager, simulator: simulator, screen: screen, console: console,
+        tracer: tracer)
+
+    if console.isInteractive {
+        console.print(
+            "Avatars, from \(arguments.values["--source"] ?? "a simulated service"). Type 'help' for the commands."
+        )
+    }
+    screen.render()
+    let status = await CommandLoop(console: console, prompt: prompt).run { line in
+        await session.handle(line)
+    }
+    return status
 }
 
-let starters = [
-    ("Ada Lovelace", "ada@example.com"), ("Grace Hopper", "grace@example.com"),
-    ("Alan Turing", "alan@example.com"), ("Edsger Dijkstra", "edsger@example.com"),
-]
-let contacts = starters.compactMap { name, address in
-    (try? EmailAddress(address)).map { Contact(name: name, address: $0) }
-}
-let manager = ModelManager(contacts: contacts, service: service, tracer: tracer)
-let list = ContactListPresenter(manager: manager, tracer: tracer)
-let prompt = "> "
-let screen = AvatarsScreen(list: list, console: console, tracer: tracer, prompt: prompt)
-let session = AvatarsSession(
-    list: list, manager: manager, simulator: simulator, screen: screen, console: console,
-    tracer: tracer)
-
-if console.isInteractive {
-    console.print(
-        "Avatars, from \(arguments.values["--source"] ?? "a simulated service"). Type 'help' for the commands."
-    )
-}
-screen.render()
-let status = await CommandLoop(console: console, prompt: prompt).run { line in
-    await session.handle(line)
-}
-exitProcess(status)
+exitProcess(await run())

@@ -1,0 +1,22 @@
+import MVCModel
+import MVCObservation
+import Testing
+
+/// The example of the MVCModel documentation article, compiled and run so it cannot rot.
+@MainActor
+@Suite("The documentation's example")
+struct ModelDocumentationExampleTests {
+    @Test("the MVCModel overview example observes a switch")
+    func overviewExample() {
+        // BEGIN MVCModel example
+        let model = SwitchesModel()
+        let token = model.isSwitchAOn.observe { change in
+            print("switch A is \(change.newValue == true ? "on" : "off")")
+        }
+        model.isSwitchAOn.value = true
+        // END MVCModel example
+
+        #expect(model.isSwitchAOn.value)
+        _ = token
+    }
+}

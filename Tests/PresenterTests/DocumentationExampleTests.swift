@@ -1,0 +1,32 @@
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCPresenterTesting
+import Testing
+
+/// The examples of the MVCPresenter and MVCPresenterTesting articles, compiled and run.
+@MainActor
+@Suite("The documentation's examples")
+struct PresenterDocumentationExampleTests {
+    @Test("the MVCPresenter overview example drives a presenter and hears its view-state")
+    func presenterExample() {
+        // BEGIN MVCPresenter example
+        let presenter = SwitchesPresenter(model: SwitchesModel())
+        let token = presenter.observeViewState { state in print(state.label) }
+        presenter.buttonATapped()  // prints "Switch A turned on."
+        // END MVCPresenter example
+
+        #expect(presenter.viewState.label == "Switch A turned on.")
+        _ = token
+    }
+
+    @Test("the MVCPresenterTesting overview example records a timeline")
+    func presenterTestingExample() {
+        // BEGIN MVCPresenterTesting example
+        let presenter = SwitchesPresenter(model: SwitchesModel())
+        let recorder = ViewStateRecorder(presenter)
+        presenter.buttonATapped()
+        #expect(recorder.timeline.map(\.label) == ["Press a button.", "Switch A turned on."])
+        // END MVCPresenterTesting example
+    }
+}
