@@ -2,6 +2,7 @@ import MVCObservation
 import Testing
 
 /// The example of the MVCObservation documentation article, compiled and run so it cannot rot.
+///
 /// ArchitectureTests checks that the article shows exactly the code between the markers.
 @Suite("The documentation's example")
 struct ObservationDocumentationExampleTests {
