@@ -19,14 +19,14 @@ public struct AttractionDraft: Sendable, Equatable {
     /// Every rule the draft breaks, in field order; empty when it is valid.
     public var problems: [AttractionValidationError] {
         var found: [AttractionValidationError] = []
-        let trimmedName = AttractionRules.trimmed(name)
+        let trimmedName = name.trimmedOfWhitespace
         if trimmedName.isEmpty {
             found.append(.emptyName)
         } else if trimmedName.count > AttractionRules.maximumNameLength {
             found.append(
                 .nameTooLong(length: trimmedName.count, limit: AttractionRules.maximumNameLength))
         }
-        let trimmedNotes = AttractionRules.trimmed(notes)
+        let trimmedNotes = notes.trimmedOfWhitespace
         if trimmedNotes.count > AttractionRules.maximumNotesLength {
             found.append(
                 .notesTooLong(length: trimmedNotes.count, limit: AttractionRules.maximumNotesLength)
@@ -43,7 +43,7 @@ public struct AttractionDraft: Sendable, Equatable {
     public func validated(id: Attraction.ID) throws(AttractionValidationError) -> Attraction {
         if let problem = problems.first { throw problem }
         return Attraction(
-            id: id, name: AttractionRules.trimmed(name), notes: AttractionRules.trimmed(notes))
+            id: id, name: name.trimmedOfWhitespace, notes: notes.trimmedOfWhitespace)
     }
 }
 
@@ -53,11 +53,6 @@ public enum AttractionRules {
     public static let maximumNameLength = 100
     /// The longest notes allowed, in characters, after trimming.
     public static let maximumNotesLength = 2_000
-
-    /// `text` without leading and trailing whitespace and newlines.
-    static func trimmed(_ text: String) -> String {
-        text.trimmedOfWhitespace
-    }
 }
 
 /// Why a draft is not a valid attraction.
