@@ -75,3 +75,43 @@ struct AttractionTests {
             AttractionDraft(attraction) == AttractionDraft(name: "Orsay", notes: "Impressionists"))
     }
 }
+
+@Suite("Attractions keep text safe to show")
+struct AttractionControlCharacterTests {
+    @Test(
+        "a control character in a name or notes is refused, with its field and position",
+        arguments: [
+            (
+                AttractionDraft(name: "Red\u{1B}[31m"),
+                AttractionValidationError.controlCharacter(field: .name, position: 4)
+            ),
+            (AttractionDraft(name: "Bell\u{7}"), .controlCharacter(field: .name, position: 5)),
+            (
+                AttractionDraft(name: "Louvre", notes: "a\tb"),
+                .controlCharacter(field: .notes, position: 2)
+            ),
+            (AttractionDraft(name: "C1\u{9B}2J"), .controlCharacter(field: .name, position: 3)),
+        ]
+    )
+    func controlCharacters(draft: AttractionDraft, error: AttractionValidationError) {
+        #expect(throws: error) { try draft.validated(id: Attraction.ID()) }
+    }
+
+    @Test("an attraction an editor made breaks no rule")
+    func editorMadeAttractionIsValid() throws {
+        let attraction = try AttractionDraft(name: " Louvre ", notes: " Mona Lisa ").validated(
+            id: Attraction.ID())
+
+        #expect(attraction.problems.isEmpty)
+    }
+
+    @Test("a stored attraction with untrimmed, empty or escaping fields lists every problem")
+    func storedAttractionProblems() {
+        let attraction = Attraction(name: " ", notes: "\u{1B}]0;title\u{7}")
+
+        #expect(
+            attraction.problems == [
+                .untrimmed(field: .name), .emptyName, .controlCharacter(field: .notes, position: 1),
+            ])
+    }
+}

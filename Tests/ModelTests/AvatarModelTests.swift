@@ -110,6 +110,10 @@ struct PictureTests {
             ("P6 2 2 255\nabc", .truncated),
             ("P3 1 1 255 1 2", .truncated),
             ("P3", .badHeader),
+            ("P3 1 1 255 -1 0 0", .truncated),
+            ("P3 -1 1 255 0 0 0", .badHeader),
+            ("P3 1 1 15 16 0 0", .sampleOutOfRange(maximum: 15)),
+            ("P6 4096 4096 255\n", .truncated),
         ]
     )
     func broken(text: String, error: PictureError) {

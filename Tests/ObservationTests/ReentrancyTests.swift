@@ -165,3 +165,47 @@ struct ReentrancyTests {
         _ = tokens
     }
 }
+
+@Suite("Prior handlers that assign the property")
+struct PriorReentrancyTests {
+    @Test("a prior handler's assignment is delivered first, and the change after it starts from it")
+    func priorHandlerAssignmentGivesTheRightOldValue() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var hasAssigned = false
+        let prior = property.observe(options: [.prior]) { _ in
+            guard !hasAssigned else { return }
+            hasAssigned = true
+            property.value = 5
+        }
+        let later = property.observe(options: [.old, .new]) { change in
+            log.append("\(change.oldValue ?? -1) → \(change.newValue ?? -1)")
+        }
+
+        property.value = 9
+
+        #expect(log.items == ["0 → 5", "5 → 9"])
+        #expect(property.value == 9)
+        _ = (prior, later)
+    }
+
+    @Test("a prior handler that assigns the incoming value leaves nothing more to deliver")
+    func priorHandlerAssigningTheSameValue() {
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var hasAssigned = false
+        let prior = property.observe(options: [.prior]) { _ in
+            guard !hasAssigned else { return }
+            hasAssigned = true
+            property.value = 9
+        }
+        let later = property.observe(options: [.old, .new]) { change in
+            log.append("\(change.oldValue ?? -1) → \(change.newValue ?? -1)")
+        }
+
+        property.value = 9
+
+        #expect(log.items == ["0 → 9"])
+        _ = (prior, later)
+    }
+}

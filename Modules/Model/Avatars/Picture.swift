@@ -61,7 +61,11 @@ public struct Picture: Sendable, Equatable {
 
     /// Decodes a netpbm colour image (`P6` binary or `P3` plain), scaling samples to 0...255.
     ///
+    /// Any bytes are safe to decode: whatever a server sends, the result is a picture or a
+    /// ``PictureError``, never a trap, and memory is reserved only for pixels the bytes can hold.
+    ///
     /// - Throws: ``PictureError`` saying what is wrong with the bytes.
+    /// - Complexity: O(*n*) in the size of `data`.
     public init(netpbm data: Data) throws(PictureError) {
         var reader = NetpbmReader(bytes: Array(data))
         let magic = reader.token()
@@ -74,34 +78,40 @@ public struct Picture: Sendable, Equatable {
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
             (1...65_535).contains(maximum)
         else { throw .badHeader }
-        var pixels: [Pixel] = []
-        pixels.reserveCapacity(width * height)
-        let scale = { (sample: Int) in UInt8(min(255, sample * 255 / maximum)) }
+        let pixelCount = width * height
+        var samples: [Int] = []
         if magic == "P6" {
             reader.skipOneWhitespace()
             let bytesPerSample = maximum < 256 ? 1 : 2
-            for _ in 0..<(width * height) {
-                var channels: [Int] = []
-                for _ in 0..<3 {
-                    guard let sample = reader.binarySample(bytes: bytesPerSample) else {
-                        throw .truncated
-                    }
-                    channels.append(sample)
-                }
-                pixels.append(
-                    Pixel(
-                        red: scale(channels[0]), green: scale(channels[1]), blue: scale(channels[2])
-                    ))
-            }
-        } else {
-            for _ in 0..<(width * height) {
-                guard let red = reader.number(), let green = reader.number(),
-                    let blue = reader.number()
-                else {
+            guard reader.remaining >= pixelCount * 3 * bytesPerSample else { throw .truncated }
+            samples.reserveCapacity(pixelCount * 3)
+            for _ in 0..<(pixelCount * 3) {
+                guard let sample = reader.binarySample(bytes: bytesPerSample) else {
                     throw .truncated
                 }
-                pixels.append(Pixel(red: scale(red), green: scale(green), blue: scale(blue)))
+                samples.append(sample)
             }
+        } else {
+            // A plain sample takes at least two bytes (a digit and a separator), so the bytes
+            // bound how much is worth reserving.
+            samples.reserveCapacity(min(pixelCount * 3, reader.remaining / 2 + 1))
+            for _ in 0..<(pixelCount * 3) {
+                guard let sample = reader.number() else { throw .truncated }
+                samples.append(sample)
+            }
+        }
+        guard samples.allSatisfy({ $0 <= maximum }) else {
+            throw .sampleOutOfRange(maximum: maximum)
+        }
+        var pixels: [Pixel] = []
+        pixels.reserveCapacity(pixelCount)
+        // 0 ≤ sample ≤ maximum ≤ 65,535, so sample * 255 / maximum is within 0...255.
+        let scale = { (sample: Int) in UInt8(sample * 255 / maximum) }
+        for index in stride(from: 0, to: samples.count, by: 3) {
+            pixels.append(
+                Pixel(
+                    red: scale(samples[index]), green: scale(samples[index + 1]),
+                    blue: scale(samples[index + 2])))
         }
         guard let picture = Picture(width: width, height: height, pixels: pixels) else {
             throw .badHeader
@@ -126,6 +136,8 @@ public enum PictureError: Error, Sendable, Equatable, CustomStringConvertible {
     case badHeader
     /// The pixel data ends early.
     case truncated
+    /// A sample is larger than the maximum the header declares.
+    case sampleOutOfRange(maximum: Int)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -133,6 +145,8 @@ public enum PictureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notNetpbm: "not a PPM image"
         case .badHeader: "the PPM header is missing or out of range"
         case .truncated: "the PPM image is cut short"
+        case .sampleOutOfRange(let maximum):
+            "the PPM image has a sample above its declared maximum of \(maximum)"
         }
     }
 }
@@ -163,10 +177,17 @@ private struct NetpbmReader {
         return start < position ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
     }
 
+    /// The next token as a whole number, if it is one: digits only, at most six of them, so no
+    /// sign, no overflow and no arithmetic on it can trap.
     mutating func number() -> Int? {
-        guard let text = token(), text.count <= 6 else { return nil }
+        guard let text = token(), (1...6).contains(text.utf8.count),
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
         return Int(text)
     }
+
+    /// How many bytes are left to read.
+    var remaining: Int { bytes.count - position }
 
     mutating func skipOneWhitespace() {
         if position < bytes.count { position += 1 }

@@ -90,10 +90,15 @@ public final class ObservableProperty<Value> {
     public var value: Value {
         get { storage }
         set {
-            let oldValue = storage
-            if let isDuplicate, isDuplicate(oldValue, newValue) { return }
+            if let isDuplicate, isDuplicate(storage, newValue) { return }
             if coordinator.isIdle {
-                if priorObserverCount > 0 { notifyPrior() }
+                if priorObserverCount > 0 {
+                    notifyPrior()
+                    // A prior handler may have assigned the property: that change was delivered
+                    // in full, so this one starts from the value it left.
+                    if let isDuplicate, isDuplicate(storage, newValue) { return }
+                }
+                let oldValue = storage
                 storage = newValue
                 guard !observers.isEmpty else { return }
                 coordinator.deliver { notify(from: oldValue, to: newValue) }

@@ -123,19 +123,9 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
         return AttractionDetailViewState(
             name: draft.name,
             notes: draft.notes,
-            nameMessage: problems.first { $0.isAboutName }?.description,
-            notesMessage: problems.first { !$0.isAboutName }?.description,
+            nameMessage: problems.first { $0.field == .name }?.description,
+            notesMessage: problems.first { $0.field == .notes }?.description,
             isSaveEnabled: problems.isEmpty
         )
-    }
-}
-
-extension AttractionValidationError {
-    /// Whether the problem is with the name (otherwise it is with the notes).
-    fileprivate var isAboutName: Bool {
-        switch self {
-        case .emptyName, .nameTooLong: true
-        case .notesTooLong: false
-        }
     }
 }
