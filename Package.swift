@@ -16,7 +16,9 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "MVCLayers",
     products: [
+        .library(name: "MVCTracing", targets: ["MVCTracing"]),
         .library(name: "MVCObservation", targets: ["MVCObservation"]),
+        .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
@@ -28,6 +30,19 @@ let package = Package(
         .executable(name: "benchmarks", targets: ["benchmarks"]),
     ],
     targets: [
+        // MARK: Tracing: hops between named layers, for --trace
+
+        .target(
+            name: "MVCTracing",
+            path: "Modules/Tracing",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TracingTests",
+            dependencies: ["MVCTracing"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Observation: per-property handlers, tokens, batching, keyed channels
 
         .target(
@@ -45,13 +60,22 @@ let package = Package(
 
         .target(
             name: "MVCModel",
-            dependencies: ["MVCObservation"],
+            dependencies: ["MVCObservation", "MVCTracing"],
             path: "Modules/Model",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ModelTests",
-            dependencies: ["MVCModel", "MVCObservation"],
+            dependencies: ["MVCModel", "MVCObservation", "MVCTracing"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Persistence: versioned document files, shared by processes, saved in bursts
+
+        .target(
+            name: "MVCPersistence",
+            dependencies: ["MVCObservation", "MVCTracing"],
+            path: "Modules/Persistence",
             swiftSettings: strictSettings
         ),
 
@@ -59,18 +83,21 @@ let package = Package(
 
         .target(
             name: "MVCStore",
-            dependencies: ["MVCModel", "MVCObservation"],
+            dependencies: ["MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing"],
             path: "Modules/Store",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "crash-writer"],
+            dependencies: [
+                "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+                "crash-writer",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["MVCStore", "MVCModel"],
+            dependencies: ["MVCStore", "MVCModel", "MVCPersistence"],
             path: "Tests/CrashWriter",
             swiftSettings: strictSettings
         ),
@@ -79,13 +106,15 @@ let package = Package(
 
         .target(
             name: "MVCDelegates",
-            dependencies: ["MVCModel", "MVCStore"],
+            dependencies: ["MVCModel", "MVCStore", "MVCTracing"],
             path: "Modules/Delegates",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DelegatesTests",
-            dependencies: ["MVCDelegates", "MVCStore", "MVCModel", "MVCObservation"],
+            dependencies: [
+                "MVCDelegates", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence",
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -93,7 +122,9 @@ let package = Package(
 
         .target(
             name: "MVCPresenter",
-            dependencies: ["MVCModel", "MVCObservation", "MVCStore", "MVCDelegates"],
+            dependencies: [
+                "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",
+            ],
             path: "Modules/Presenter",
             swiftSettings: strictSettings
         ),
@@ -107,7 +138,7 @@ let package = Package(
             name: "PresenterTests",
             dependencies: [
                 "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore",
-                "MVCDelegates",
+                "MVCDelegates", "MVCPersistence", "MVCTracing",
             ],
             swiftSettings: strictSettings
         ),
@@ -121,14 +152,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "switches",
-            dependencies: ["MVCPresenter", "MVCModel", "MVCObservation", "SampleSupport"],
+            dependencies: [
+                "MVCPresenter", "MVCModel", "MVCObservation", "MVCTracing", "SampleSupport",
+            ],
             path: "Samples/Switches",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "attractions",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport",
+                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence",
+                "MVCTracing", "SampleSupport",
             ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings
@@ -136,7 +170,8 @@ let package = Package(
         .executableTarget(
             name: "avatars",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "SampleSupport",
+                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+                "SampleSupport",
             ],
             path: "Samples/Avatars",
             swiftSettings: strictSettings
@@ -159,7 +194,8 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "MVCObservation", "MVCModel", "MVCStore", "MVCPresenter", "HeapStatistics",
+                "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCPresenter",
+                "HeapStatistics",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

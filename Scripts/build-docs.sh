@@ -18,7 +18,7 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCObservation MVCModel MVCStore MVCDelegates MVCPresenter MVCPresenterTesting)
+modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCDelegates MVCPresenter MVCPresenterTesting)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every other library module, so building it

@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCPresenter
 import MVCStore
 

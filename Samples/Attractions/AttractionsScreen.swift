@@ -1,10 +1,13 @@
 import MVCObservation
 import MVCPresenter
+import MVCTracing
 import SampleSupport
 
 /// The View of the Attractions sample: draws the list, or the editor while one is open.
 ///
-/// Like the Switches screen, it redraws once per command, and only if what it shows changed.
+/// Like the Switches screen, it redraws once per command, and only if what it shows changed. A
+/// change that arrives between commands (another process's save, taken in by the store) is drawn
+/// at once, so a user sees it without typing anything.
 @MainActor
 final class AttractionsScreen {
     private let list: AttractionListPresenter
@@ -14,6 +17,8 @@ final class AttractionsScreen {
     private var needsRender = true
     private var tokens: [ObservationToken] = []
     private var editorToken: ObservationToken?
+    /// Whether the screen waits for the next command, so a change must be drawn right away.
+    var isWaitingForCommand = false
 
     init(list: AttractionListPresenter, console: Console, tracer: HopTracer) {
         self.list = list
@@ -21,8 +26,13 @@ final class AttractionsScreen {
         self.tracer = tracer
         tokens.append(
             list.observeViewState { [weak self] _ in
-                self?.tracer.record(from: .presenter, to: .view, "list view state changed")
-                self?.needsRender = true
+                guard let self else { return }
+                self.tracer.record(from: .presenter, to: .view, "list view state changed")
+                self.needsRender = true
+                if self.isWaitingForCommand && self.editor == nil {
+                    self.render()
+                    if self.console.isInteractive { self.console.printPrompt("> ") }
+                }
             }
         )
     }
@@ -59,26 +69,30 @@ final class AttractionsScreen {
             lines.append("  \(emptyMessage)")
         }
         for (index, row) in state.rows.enumerated() {
-            let notes = row.notes.isEmpty ? "" : " — \(row.notes)"
-            lines.append("  \(index + 1). \(row.name)\(notes)")
+            let notes = row.notes.isEmpty ? "" : " — \(row.notes.terminalSafe)"
+            lines.append("  \(index + 1). \(row.name.terminalSafe)\(notes)")
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
-        if let error = state.lastError { lines.append("  ! \(error)") }
+        if let error = state.lastError { lines.append("  ! \(error.terminalSafe)") }
+        if let problem = state.saveProblem {
+            lines.append("  ! not saved: \(problem.terminalSafe)")
+        }
+        if let notice = state.notice { lines.append("  note: \(notice.terminalSafe)") }
         return lines.joined(separator: "\n")
     }
 
     static func text(for state: AttractionDetailViewState) -> String {
         var lines = ["Editing an attraction (name, notes, then save or cancel)"]
-        lines.append("  name:  \(state.name.isEmpty ? "(empty)" : state.name)")
+        lines.append("  name:  \(state.name.isEmpty ? "(empty)" : state.name.terminalSafe)")
         if let message = state.nameMessage { lines.append("         ! \(message)") }
-        lines.append("  notes: \(state.notes.isEmpty ? "(none)" : state.notes)")
+        lines.append("  notes: \(state.notes.isEmpty ? "(none)" : state.notes.terminalSafe)")
         if let message = state.notesMessage { lines.append("         ! \(message)") }
         lines.append("  [\(state.isSaveEnabled ? "save" : "save: not yet")]  [cancel]")
-        if let error = state.saveError { lines.append("  ! not saved: \(error)") }
+        if let error = state.saveError { lines.append("  ! not saved: \(error.terminalSafe)") }
         return lines.joined(separator: "\n")
     }
 
     private static func text(for command: AttractionListViewState.Command) -> String {
-        command.isEnabled ? command.title : "\(command.title): nothing"
+        command.isEnabled ? command.title.terminalSafe : "\(command.title.terminalSafe): nothing"
     }
 }

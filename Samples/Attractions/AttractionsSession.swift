@@ -1,5 +1,6 @@
 import MVCObservation
 import MVCPresenter
+import MVCTracing
 import SampleSupport
 
 /// Carries out the user's commands, sending each to the list presenter or to the open editor.
@@ -28,6 +29,8 @@ final class AttractionsSession {
 
     /// Performs one command line.
     func handle(_ line: String) -> CommandOutcome {
+        screen.isWaitingForCommand = false
+        defer { screen.isWaitingForCommand = true }
         let command: AttractionsCommand
         do throws(CommandError) {
             command = try AttractionsCommand(parsing: line)

@@ -5,8 +5,10 @@
 import Foundation
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCPresenter
 import MVCStore
+import MVCTracing
 import SampleSupport
 
 let defaultStore = DataLocation.defaultFolder(for: "MVCLayers").appending(path: "attractions.json")
@@ -45,20 +47,31 @@ let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? d
 let store: AttractionStore
 let saver: CoalescingSaver<[Attraction]>
 do throws(PersistenceError) {
-    (store, saver) = try await AttractionStore.open(at: storeURL, tracer: tracer)
+    (store, saver) = try await AttractionStore.open(
+        at: storeURL, watchInterval: .milliseconds(500), tracer: tracer)
 } catch {
     console.printError(error.description)
     exitProcess(1)
 }
 
-let list = AttractionListPresenter(store: store, saveErrors: saver.lastError, tracer: tracer)
+let list = AttractionListPresenter(store: store, tracer: tracer)
 let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
 let session = AttractionsSession(list: list, screen: screen, console: console, tracer: tracer)
 
 if console.isInteractive {
     console.print("Attractions, kept in \(storeURL.path). Type 'help' for the commands.")
 }
+// Ctrl-C, SIGTERM and SIGHUP write what is pending before the process ends by the signal.
+let exitSignals = ExitSignals {
+    do throws(PersistenceError) {
+        try await saver.flush()
+    } catch {
+        console.printError(error.description)
+    }
+}
+
 screen.render()
+screen.isWaitingForCommand = true
 
 var status = await CommandLoop(console: console).run { line in session.handle(line) }
 session.cancelOpenEdit()
@@ -68,4 +81,5 @@ do throws(PersistenceError) {
     console.printError(error.description)
     status = 1
 }
+withExtendedLifetime(exitSignals) {}
 exitProcess(status)

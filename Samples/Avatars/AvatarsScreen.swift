@@ -1,5 +1,6 @@
 import MVCObservation
 import MVCPresenter
+import MVCTracing
 import SampleSupport
 
 /// The View of the Avatars sample: the contacts, each with its avatar drawn in the terminal.

@@ -1,6 +1,7 @@
 import MVCObservation
 import MVCPresenter
 import MVCStore
+import MVCTracing
 import SampleSupport
 
 /// Carries out the user's commands against the contact list presenter.

@@ -8,6 +8,7 @@ import MVCModel
 import MVCObservation
 import MVCPresenter
 import MVCStore
+import MVCTracing
 import SampleSupport
 
 let usage = """

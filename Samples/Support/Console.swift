@@ -29,9 +29,15 @@ public struct Console: Sendable {
         writeAll(line + "\n", to: STDOUT_FILENO)
     }
 
-    /// Writes `error: <message>` to standard error.
+    /// Writes `error: <message>` to standard error, with control characters in the message (it
+    /// may quote what the user typed) made visible.
     public func printError(_ message: String) {
-        writeAll("error: \(message)\n", to: STDERR_FILENO)
+        writeAll("error: \(message.terminalSafe)\n", to: STDERR_FILENO)
+    }
+
+    /// Writes the program's own usage text to standard error, as it is (it is not user text).
+    public func printUsageToStandardError(_ usage: String) {
+        writeAll(usage + "\n", to: STDERR_FILENO)
     }
 
     /// Writes the prompt, without a newline.

@@ -74,7 +74,8 @@ extension LaunchArguments {
                 knownOptions: knownOptions
             )
         } catch {
-            console.printError("\(error)\n\(usage)")
+            console.printError("\(error)")
+            console.printUsageToStandardError(usage)
             exitProcess(usageExitStatus)
         }
         if arguments.contains("--help") {

@@ -1,5 +1,6 @@
 import MVCObservation
 import MVCPresenter
+import MVCTracing
 import SampleSupport
 
 /// The View of the Switches sample: draws the presenter's view-state on the terminal.

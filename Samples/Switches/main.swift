@@ -5,6 +5,7 @@
 import MVCModel
 import MVCObservation
 import MVCPresenter
+import MVCTracing
 import SampleSupport
 
 let usage = """

@@ -91,8 +91,8 @@ struct LayeringCheckTests {
 
         #expect(
             violations.map(\.description) == [
-                "MVCModel depends on MVCPresenter; it may depend only on MVCObservation",
-                "Modules/MVCModel/File.swift imports MVCPresenter; MVCModel may import only MVCObservation",
+                "MVCModel depends on MVCPresenter; it may depend only on MVCObservation, MVCTracing",
+                "Modules/MVCModel/File.swift imports MVCPresenter; MVCModel may import only MVCObservation, MVCTracing",
             ]
         )
     }

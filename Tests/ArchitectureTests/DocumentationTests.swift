@@ -5,8 +5,8 @@ import Testing
 struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
-        "MVCObservation", "MVCModel", "MVCStore", "MVCDelegates", "MVCPresenter",
-        "MVCPresenterTesting",
+        "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCDelegates",
+        "MVCPresenter", "MVCPresenterTesting",
     ]
 
     @Test("every module's catalog example is the code a test compiles and runs", arguments: modules)

@@ -10,12 +10,16 @@ enum LayerRule: Equatable {
 enum LayerRules {
     /// The rules of this package, one per non-test module.
     static let table: [String: LayerRule] = [
+        "MVCTracing": .layer(mayImport: []),
         "MVCObservation": .layer(mayImport: []),
-        "MVCModel": .layer(mayImport: ["MVCObservation"]),
-        "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation"]),
-        "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore"]),
+        "MVCModel": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
+        "MVCPersistence": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
+        "MVCStore": .layer(mayImport: [
+            "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+        ]),
+        "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),
         "MVCPresenter": .layer(mayImport: [
-            "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates",
+            "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",
         ]),
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,

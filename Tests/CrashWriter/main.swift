@@ -4,6 +4,7 @@
 
 import Foundation
 import MVCModel
+import MVCPersistence
 import MVCStore
 
 let arguments = CommandLine.arguments.dropFirst()

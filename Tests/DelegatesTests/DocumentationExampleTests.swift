@@ -1,5 +1,6 @@
 import MVCDelegates
 import MVCModel
+import MVCPersistence
 import MVCStore
 import Testing
 

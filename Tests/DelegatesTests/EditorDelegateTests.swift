@@ -1,6 +1,7 @@
 import MVCDelegates
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCStore
 import Testing
 
@@ -50,7 +51,7 @@ struct EditorDelegateContractTests {
         let (store, delegate, opened) = kind.makeEditing()
         let before = store.attractions
         var changes: [AttractionListChange] = []
-        let token = store.changes.subscribeToAll { changes.append($0) }
+        let token = store.changes.subscribeToAll { changes.append($0.change) }
 
         try delegate.saveAttraction(Attraction(id: opened.id, name: "Musée Rodin"))
         try store.undo()

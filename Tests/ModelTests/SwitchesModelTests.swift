@@ -1,5 +1,6 @@
 import MVCModel
 import MVCObservation
+import MVCTracing
 import Synchronization
 import Testing
 

@@ -1,6 +1,8 @@
+import Foundation
 import MVCDelegates
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCPresenter
 import MVCPresenterTesting
 import MVCStore
@@ -246,14 +248,30 @@ struct AttractionPresenterTests {
         #expect(list.viewState.rows.isEmpty)
     }
 
-    @Test("a failed save to disk shows on the list")
-    func saveErrorsShow() {
-        let saveErrors = ObservableProperty<PersistenceError?>(nil)
-        let list = AttractionListPresenter(store: AttractionStore(), saveErrors: saveErrors)
+    @Test(
+        "a save that keeps failing stays on the list, counted, through later edits, until a write succeeds"
+    )
+    func repeatedSaveFailuresShow() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "presenter-save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A file where the store's folder should be: every write fails until it is removed.
+        try Data().write(to: folder)
+        let (store, saver) = try await AttractionStore.open(at: folder.appending(path: "a.json"))
+        let list = AttractionListPresenter(store: store)
 
-        saveErrors.value = .unwritable(path: "/x/a.json", reason: "Permission denied")
+        list.addTapped(name: "Louvre")
+        await #expect(throws: PersistenceError.self) { try await saver.flush() }
+        let firstProblem = try #require(list.viewState.saveProblem)
+        list.addTapped(name: "Orsay")
+        await #expect(throws: PersistenceError.self) { try await saver.flush() }
 
-        #expect(list.viewState.lastError == "cannot save /x/a.json: Permission denied")
+        #expect(list.viewState.lastError == nil)
+        #expect(list.viewState.saveProblem == "\(firstProblem) (failed 2 times in a row)")
+
+        try FileManager.default.removeItem(at: folder)
+        try await saver.flush()
+        #expect(list.viewState.saveProblem == nil)
     }
 }
 

@@ -2,6 +2,7 @@ import MVCModel
 import MVCObservation
 import MVCPresenter
 import MVCPresenterTesting
+import MVCTracing
 import Synchronization
 import Testing
 

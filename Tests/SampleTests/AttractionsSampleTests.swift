@@ -196,16 +196,20 @@ struct AttractionsSampleTests {
             script: "add Louvre\nedit 1\nnotes Mona Lisa\nsave\n"
         )
 
-        let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }.suffix(7)
+        let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
+        let save = try #require(hops.firstIndex(of: "  trace: view → presenter: saveTapped()"))
         #expect(
-            Array(hops) == [
+            Array(hops[save...]) == [
                 "  trace: view → presenter: saveTapped()",
                 "  trace: presenter → delegate: saveAttraction(“Louvre”)",
                 "  trace: delegate → store: replace(“Louvre”, with: “Louvre”)",
+                "  trace: store → persistence: documentChanged(1 attractions)",
                 "  trace: store → observation: “Louvre” updated at 0",
-                "  trace: observation → presenter: storeChanged(updated at 0)",
+                "  trace: observation → presenter: storeChanged(“Louvre” updated at 0)",
                 "  trace: presenter → view: list view state changed",
                 "  trace: presenter → view: editor view state changed",
+                "  trace: persistence → disk: write \(folder.store)",
+                "  trace: disk → persistence: written",
             ]
         )
     }

@@ -1,5 +1,6 @@
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCStore
 import Testing
 
@@ -18,7 +19,7 @@ struct AttractionStoreTests {
         try store.add(orsay)
 
         #expect(store.attractions == [louvre, orsay])
-        #expect(log.changes == [.inserted(orsay.id, at: 1)])
+        #expect(log.changes == [.inserted(orsay, at: 1)])
         #expect(store.undoLabel == "Add “Orsay”")
     }
 
@@ -42,7 +43,7 @@ struct AttractionStoreTests {
         try store.replace(louvre.id, with: renamed)
 
         #expect(store.attractions == [orsay, eiffel, renamed])
-        #expect(log.changes.last == .updated(louvre.id, at: 2))
+        #expect(log.changes.last == .replaced(old: louvre, new: renamed, at: 2))
         #expect(store.undoLabel == "Edit “Louvre”")
     }
 
@@ -71,8 +72,8 @@ struct AttractionStoreTests {
 
         #expect(
             log.changes == [
-                .moved(eiffel.id, from: 2, to: 0), .moved(eiffel.id, from: 0, to: 2),
-                .moved(eiffel.id, from: 2, to: 0),
+                .moved(eiffel, from: 2, to: 0), .moved(eiffel, from: 0, to: 2),
+                .moved(eiffel, from: 2, to: 0),
             ]
         )
     }
@@ -88,7 +89,7 @@ struct AttractionStoreTests {
         try store.undo()
 
         #expect(store.attractions == [louvre, orsay, eiffel])
-        #expect(log.changes == [.removed(orsay.id, at: 1), .inserted(orsay.id, at: 1)])
+        #expect(log.changes == [.removed(orsay, at: 1), .inserted(orsay, at: 1)])
         #expect(store.redoLabel == "Delete “Orsay”")
         #expect(store.undoLabel == nil)
     }
@@ -155,12 +156,12 @@ struct AttractionStoreTests {
     func keyedSubscription() throws {
         let store = AttractionStore(attractions: [louvre, orsay])
         var heard: [AttractionListChange] = []
-        let token = store.changes.subscribe(to: orsay.id) { heard.append($0) }
+        let token = store.changes.subscribe(to: orsay.id) { heard.append($0.change) }
 
         try store.move(from: 1, to: 0)
         try store.delete(at: 1)
 
-        #expect(heard == [.moved(orsay.id, from: 1, to: 0)])
+        #expect(heard == [.moved(orsay, from: 1, to: 0)])
         #expect(store.attractions == [orsay])
         _ = token
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCStore
 import Testing
 
@@ -79,13 +80,16 @@ struct CoalescingSaverTests {
         try store.add(Attraction(name: "Louvre"))
 
         await #expect(throws: PersistenceError.self) { try await saver.flush() }
-        #expect(saver.lastError.value != nil)
+        guard case .failed(_, attempts: 1) = saver.status.value else {
+            Issue.record("the failure is not published: \(saver.status.value)")
+            return
+        }
         #expect(saver.hasPendingChanges)
 
         try FileManager.default.removeItem(at: blocker)
         try await saver.flush()
 
-        #expect(saver.lastError.value == nil)
+        #expect(saver.status.value == .saved)
         #expect(try await saver.file.load()?.map(\.name) == ["Louvre"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MVCModel
+import MVCPersistence
 import MVCStore
 import Testing
 

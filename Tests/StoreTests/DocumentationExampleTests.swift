@@ -1,16 +1,19 @@
 import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
 import MVCStore
 import Testing
 
-/// The example of the MVCStore documentation article, compiled and run so it cannot rot.
+/// The examples of the MVCPersistence and MVCStore documentation articles, compiled and run so it cannot rot.
 @Suite("The documentation's example")
 struct StoreDocumentationExampleTests {
-    @Test("the MVCStore overview example saves and loads a settings document")
+    @Test("the MVCPersistence overview example saves and loads a settings document")
     func overviewExample() async throws {
         let temporary = try TemporaryFolder()
         let folder = temporary.url
 
-        // BEGIN MVCStore example
+        // BEGIN MVCPersistence example
         struct Settings: Codable, Sendable {
             var isDarkModeOn = false
         }
@@ -25,8 +28,26 @@ struct StoreDocumentationExampleTests {
         var settings = try await file.load() ?? Settings()
         settings.isDarkModeOn = true
         try await file.save(settings)
-        // END MVCStore example
+        // END MVCPersistence example
 
         #expect(try await file.load()?.isDarkModeOn == true)
+    }
+
+    @Test("the MVCStore overview example hears an add and its undo, with their values")
+    @MainActor
+    func storeExample() throws {
+        // BEGIN MVCStore example
+        let store = AttractionStore()
+        var heard: [String] = []
+        let token = store.changes.subscribeToAll { update in
+            heard.append(update.change.summary)
+        }
+        try store.add(Attraction(name: "Louvre"))
+        try store.undo()
+        // heard == ["“Louvre” inserted at 0", "“Louvre” removed from 0"]
+        // END MVCStore example
+
+        #expect(heard == ["“Louvre” inserted at 0", "“Louvre” removed from 0"])
+        _ = token
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MVCModel
+import MVCPersistence
 import MVCStore
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 struct PersistenceTests {
     private let attractions = [
         Attraction(name: "Louvre", notes: "Mona Lisa"),
-        Attraction(name: "Sacré-Cœur", notes: "views\nover Paris"),
+        Attraction(name: "Sacré-Cœur", notes: "views over Paris"),
     ]
 
     private func file(in folder: TemporaryFolder, _ name: String = "attractions.json")

@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCStore
 import Testing
 
@@ -119,14 +120,15 @@ struct RandomizedStoreTests {
         _ store: AttractionStore,
         into update: @escaping ((([Attraction], AttractionStore) -> [Attraction])) -> Void
     ) -> AnyObject {
-        store.changes.subscribeToAll { change in
-            update { mirror, store in
+        store.changes.subscribeToAll { published in
+            update { mirror, _ in
+                // From the change's values alone: the store is not read during a delivery.
                 var mirror = mirror
-                switch change {
-                case .inserted(_, let at): mirror.insert(store.attractions[at], at: at)
+                switch published.change {
+                case .inserted(let attraction, let at): mirror.insert(attraction, at: at)
                 case .removed(_, let at): mirror.remove(at: at)
                 case .moved(_, let from, let to): mirror.insert(mirror.remove(at: from), at: to)
-                case .updated(_, let at): mirror[at] = store.attractions[at]
+                case .replaced(_, let attraction, let at): mirror[at] = attraction
                 }
                 return mirror
             }

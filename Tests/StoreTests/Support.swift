@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCObservation
+import MVCPersistence
 import MVCStore
 
 /// A fresh folder for one test, removed when the test lets go of it.
@@ -51,7 +52,9 @@ final class ChangeLog {
     private var token: ObservationToken?
 
     init(_ store: AttractionStore) {
-        token = store.changes.subscribeToAll { [weak self] change in self?.changes.append(change) }
+        token = store.changes.subscribeToAll { [weak self] update in
+            self?.changes.append(update.change)
+        }
     }
 }
 

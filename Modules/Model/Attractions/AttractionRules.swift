@@ -54,8 +54,9 @@ extension String {
         var position = 0
         for character in self {
             position += 1
-            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            {
+            if character.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control
+            }) {
                 return position
             }
         }

@@ -1,4 +1,5 @@
 public import MVCObservation
+public import MVCTracing
 
 /// The model of the Switches sample: two switches, each observable on its own.
 ///

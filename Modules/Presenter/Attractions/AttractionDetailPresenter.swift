@@ -1,6 +1,7 @@
 public import MVCDelegates
 public import MVCModel
 public import MVCObservation
+public import MVCTracing
 
 /// Edits one attraction's fields and hands the result to its delegate.
 ///

@@ -2,6 +2,7 @@ import MVCDelegates
 import MVCModel
 public import MVCObservation
 public import MVCStore
+public import MVCTracing
 
 /// Presents the list of attractions and opens editors on them.
 ///
@@ -19,35 +20,35 @@ public final class AttractionListPresenter: ViewStatePresenter {
     private let state: ObservableProperty<AttractionListViewState>
     private var tokens: [ObservationToken] = []
 
-    /// Creates a presenter for `store` and starts following its changes.
+    /// Creates a presenter for `store` and starts following its changes, its saving and its
+    /// notices.
     ///
     /// - Parameters:
     ///   - store: The attractions to present.
-    ///   - saveErrors: Where failed saves are published (a saver's `lastError`), to show them.
     ///   - tracer: Told each hop the presenter makes or receives.
-    public init(
-        store: AttractionStore,
-        saveErrors: ObservableProperty<PersistenceError?>? = nil,
-        tracer: HopTracer = .disabled
-    ) {
+    public init(store: AttractionStore, tracer: HopTracer = .disabled) {
         self.store = store
         self.tracer = tracer
         self.state = ObservableProperty(
             AttractionListViewState(
                 rows: store.attractions.map(Self.row),
-                undo: Self.undoCommand(store),
-                redo: Self.redoCommand(store)
+                undo: Self.undoCommand(label: store.undoLabel),
+                redo: Self.redoCommand(label: store.redoLabel),
+                saveProblem: Self.saveProblem(store.saving.value)
             )
         )
         tokens.append(
-            store.changes.subscribeToAll { [weak self] change in self?.storeChanged(change) })
-        if let saveErrors {
-            tokens.append(
-                saveErrors.observe(options: .new) { [weak self] change in
-                    if let error = change.newValue ?? nil { self?.show(error.description) }
-                }
-            )
-        }
+            store.changes.subscribeToAll { [weak self] update in self?.storeChanged(update) })
+        tokens.append(
+            store.saving.observe(options: .new) { [weak self] change in
+                guard let saving = change.newValue else { return }
+                self?.state.update { $0.saveProblem = Self.saveProblem(saving) }
+            })
+        tokens.append(
+            store.notice.observe(options: .new) { [weak self] change in
+                guard let notice = change.newValue ?? nil else { return }
+                self?.state.update { $0.notice = notice.message }
+            })
     }
 
     /// What the list shows now.
@@ -144,32 +145,63 @@ public final class AttractionListPresenter: ViewStatePresenter {
 
     // MARK: Following the store
 
-    /// Applies one change to the rows, and refreshes Undo and Redo, as one new view-state.
-    private func storeChanged(_ change: AttractionListChange) {
-        tracer.record(from: .observation, to: .presenter, "storeChanged(\(change.summary))")
-        let store = self.store
+    /// Applies one update to the rows, and refreshes Undo and Redo, as one new view-state.
+    ///
+    /// The update carries every value it needs, so the presenter never reads the store during a
+    /// delivery (when the store may already have moved on). Updates arrive in order, so their
+    /// positions always fit the rows; one that did not would be a bug in the store, and is shown
+    /// by rebuilding the rows from the store instead of trapping.
+    private func storeChanged(_ update: AttractionStoreUpdate) {
+        tracer.record(from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
+        var rows = state.value.rows
+        if !Self.apply(update.change, to: &rows) {
+            rows = store.attractions.map(Self.row)
+        }
         state.update { state in
-            switch change {
-            case .inserted(_, let position):
-                state.rows.insert(Self.row(store.attractions[position]), at: position)
-            case .removed(_, let position):
-                state.rows.remove(at: position)
-            case .moved(_, let source, let destination):
-                state.rows.insert(state.rows.remove(at: source), at: destination)
-            case .updated(_, let position):
-                state.rows[position] = Self.row(store.attractions[position])
-            }
-            state.undo = Self.undoCommand(store)
-            state.redo = Self.redoCommand(store)
+            state.rows = rows
+            state.undo = Self.undoCommand(label: update.undoLabel)
+            state.redo = Self.redoCommand(label: update.redoLabel)
             state.lastError = nil
         }
+    }
+
+    /// Applies `change` to `rows`; `false` if its positions do not fit them.
+    private static func apply(
+        _ change: AttractionListChange, to rows: inout [AttractionListViewState.Row]
+    )
+        -> Bool
+    {
+        switch change {
+        case .inserted(let attraction, let position):
+            guard (0...rows.count).contains(position) else { return false }
+            rows.insert(row(attraction), at: position)
+        case .removed(_, let position):
+            guard rows.indices.contains(position) else { return false }
+            rows.remove(at: position)
+        case .moved(_, let source, let destination):
+            guard rows.indices.contains(source), rows.indices.contains(destination) else {
+                return false
+            }
+            rows.insert(rows.remove(at: source), at: destination)
+        case .replaced(_, let attraction, let position):
+            guard rows.indices.contains(position) else { return false }
+            rows[position] = row(attraction)
+        }
+        return true
     }
 
     private func perform<Result>(_ action: () throws(AttractionStoreError) -> Result) -> Result? {
         do {
             return try action()
         } catch {
-            show(error.description)
+            // A refused undo or redo may have dropped its edit: the commands are read again (an
+            // intent runs outside any delivery, so reading the store here is safe).
+            let store = self.store
+            state.update { state in
+                state.lastError = error.description
+                state.undo = Self.undoCommand(label: store.undoLabel)
+                state.redo = Self.redoCommand(label: store.redoLabel)
+            }
             return nil
         }
     }
@@ -187,15 +219,16 @@ public final class AttractionListPresenter: ViewStatePresenter {
             id: attraction.id.description, name: attraction.name, notes: attraction.notes)
     }
 
-    private static func undoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
-        .init(
-            title: store.undoLabel.map { "Undo \($0)" } ?? "Undo", isEnabled: store.undoLabel != nil
-        )
+    private static func undoCommand(label: String?) -> AttractionListViewState.Command {
+        .init(title: label.map { "Undo \($0)" } ?? "Undo", isEnabled: label != nil)
     }
 
-    private static func redoCommand(_ store: AttractionStore) -> AttractionListViewState.Command {
-        .init(
-            title: store.redoLabel.map { "Redo \($0)" } ?? "Redo", isEnabled: store.redoLabel != nil
-        )
+    private static func redoCommand(label: String?) -> AttractionListViewState.Command {
+        .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
+    }
+
+    private static func saveProblem(_ saving: AttractionSavingState) -> String? {
+        guard case .failed(let message, let attempts) = saving else { return nil }
+        return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
     }
 }

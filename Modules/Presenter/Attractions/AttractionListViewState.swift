@@ -37,15 +37,25 @@ public struct AttractionListViewState: Equatable, Sendable {
     public var undo: Command
     /// Redo, with the label of what it would redo.
     public var redo: Command
-    /// Why the last thing the user tried failed, or why saving failed; `nil` after a success.
+    /// Why the last thing the user tried failed; `nil` after a success.
     public var lastError: String?
+    /// Why saving fails, for as long as it does: an edit does not clear it, only a successful
+    /// write does, and a repeated failure says how many times it failed.
+    public var saveProblem: String?
+    /// The latest conflict resolved while taking in another process's save, if any.
+    public var notice: String?
 
     /// Creates the list's view-state.
-    public init(rows: [Row], undo: Command, redo: Command, lastError: String? = nil) {
+    public init(
+        rows: [Row], undo: Command, redo: Command, lastError: String? = nil,
+        saveProblem: String? = nil, notice: String? = nil
+    ) {
         self.rows = rows
         self.undo = undo
         self.redo = redo
         self.lastError = lastError
+        self.saveProblem = saveProblem
+        self.notice = notice
     }
 
     /// What an empty list says instead of rows; `nil` when there are rows.

@@ -1,6 +1,7 @@
 public import MVCModel
 public import MVCObservation
 public import MVCStore
+public import MVCTracing
 
 /// Presents the avatar of one address, following only that address's updates.
 ///

@@ -1,6 +1,7 @@
 import MVCModel
 public import MVCObservation
 public import MVCStore
+public import MVCTracing
 
 /// Presents the contacts, each row with its avatar, through the model facade.
 ///

@@ -1,5 +1,6 @@
 public import MVCModel
 public import MVCObservation
+public import MVCTracing
 
 /// Presents the Switches model: two buttons that toggle two switches, and a label that says which
 /// switch changed.

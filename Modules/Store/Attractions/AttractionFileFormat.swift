@@ -1,23 +1,49 @@
 public import Foundation
 public import MVCModel
-public import MVCObservation
+public import MVCPersistence
 
 extension FileFormat where Document == [Attraction] {
     /// The attractions file format.
     ///
     /// - Version 1 stored names only: `[{"id": "<uuid>", "name": "..."}]`.
     /// - Version 2 (current) adds notes: `[{"id": ..., "name": ..., "notes": ...}]`.
+    ///
+    /// Every row must keep the rules an editor enforces (``MVCModel/Attraction/problems``), and no
+    /// two rows may share an id; a file that breaks them is refused, naming the row and field, and
+    /// left untouched. There is no silent repair: a hand-edited file is the user's to fix.
     public static var attractions: FileFormat<[Attraction]> {
-        FileFormat(currentVersion: 2) { version, json in
-            switch version {
-            case 1:
-                return try JSONDecoder().decode([AttractionVersion1].self, from: json).map {
-                    Attraction(id: $0.id, name: $0.name, notes: "")
+        FileFormat(
+            currentVersion: 2,
+            migrate: { version, json in
+                switch version {
+                case 1:
+                    return try JSONDecoder().decode([AttractionVersion1].self, from: json).map {
+                        Attraction(id: $0.id, name: $0.name, notes: "")
+                    }
+                default:
+                    throw UnknownFormatVersion(version: version)
                 }
-            default:
-                throw UnknownFormatVersion(version: version)
+            },
+            validate: firstBrokenRule
+        )
+    }
+
+    /// The first row that breaks a rule, named by row (from 1) and field, if any.
+    ///
+    /// - Complexity: O(*n*) in the size of the document.
+    @Sendable
+    static func firstBrokenRule(in attractions: [Attraction]) -> String? {
+        var rowByID: [Attraction.ID: Int] = [:]
+        for (index, attraction) in attractions.enumerated() {
+            let row = index + 1
+            if let problem = attraction.problems.first {
+                return "row \(row), field “\(problem.field.rawValue)”: \(problem.description)"
+            }
+            if let earlier = rowByID.updateValue(row, forKey: attraction.id) {
+                return "rows \(earlier) and \(row) have the same id \(attraction.id)"
             }
         }
+        return nil
     }
 }
 
@@ -31,30 +57,4 @@ private struct AttractionVersion1: Decodable {
 struct UnknownFormatVersion: Error, CustomStringConvertible {
     var version: Int
     var description: String { "no migration from format version \(version) exists" }
-}
-
-extension AttractionStore {
-    /// Opens the attractions saved at `url` (an empty list if there is no file yet), with a saver
-    /// that writes every change back to it.
-    ///
-    /// - Parameters:
-    ///   - url: The attractions file.
-    ///   - delay: How long the saver waits after a change for more changes.
-    ///   - sleep: How the saver waits; injected by tests.
-    ///   - tracer: Told each hop the store makes.
-    /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
-    /// - Throws: ``PersistenceError`` if the file exists but cannot be loaded; nothing is written.
-    public static func open(
-        at url: URL,
-        delay: Duration = .milliseconds(300),
-        sleep: @escaping CoalescingSaver<[Attraction]>.Sleep = { try await Task.sleep(for: $0) },
-        tracer: HopTracer = .disabled
-    ) async throws(PersistenceError) -> (
-        store: AttractionStore, saver: CoalescingSaver<[Attraction]>
-    ) {
-        let file = DocumentFile(url: url, format: .attractions)
-        let attractions = try await file.load() ?? []
-        let saver = CoalescingSaver(file: file, delay: delay, sleep: sleep)
-        return (AttractionStore(attractions: attractions, saver: saver, tracer: tracer), saver)
-    }
 }

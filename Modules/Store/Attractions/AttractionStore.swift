@@ -1,31 +1,42 @@
 public import MVCModel
 public import MVCObservation
+public import MVCPersistence
+public import MVCTracing
 
 /// Owns the list of attractions: adds, replaces, moves, deletes, undoes and redoes, publishes
 /// each change, and hands every new version of the list to its saver.
 ///
 /// Every edit is checked before anything changes, so a refused edit (a bad position, an unknown
-/// attraction) throws and leaves the list, the history and the file as they were. Every edit is
-/// undoable, in order, with a label a menu can show.
+/// attraction, a value that breaks the model's rules) throws and leaves the list, the history and
+/// the file as they were. Every edit is undoable, in order, with a label a menu can show; undo
+/// and redo find their attraction by id, so they stay right after a merge.
 ///
-/// Changes are published on ``changes`` as fine-grained ``AttractionListChange`` values, keyed by
-/// attraction: subscribe to all of them to keep a list up to date row by row, or to one
-/// attraction's key to follow just that one.
+/// Changes are published on ``changes`` as ``AttractionStoreUpdate`` values that carry the
+/// attractions they are about, keyed by attraction: subscribe to all of them to keep a list up to
+/// date row by row, or to one attraction's key to follow just that one. Changes another process
+/// saved reach subscribers the same way (see ``open(at:delay:sleep:watchInterval:tracer:)``).
 @MainActor
 public final class AttractionStore {
-    /// The change of each edit, undo and redo, published after the list and history are updated.
-    public let changes: UpdateChannel<AttractionListChange>
+    /// The update of each edit, undo, redo and merge, published after the list and history are
+    /// updated.
+    public let changes: UpdateChannel<AttractionStoreUpdate>
+    /// Where saving stands; a repeated failure is a new value.
+    public let saving = ObservableProperty<AttractionSavingState>(.saved)
+    /// The latest conflict resolved while taking in another process's save, if any.
+    public let notice = ObservableProperty<AttractionStoreNotice?>(nil)
     private var list: AttractionList
     private var history = UndoHistory<AttractionEdit>()
     private let saver: CoalescingSaver<[Attraction]>?
     private let tracer: HopTracer
+    private var savingToken: ObservationToken?
+    private var noticeCount = 0
 
     /// Creates a store holding `attractions`.
     ///
     /// - Parameters:
-    ///   - attractions: The list to start with, in order.
+    ///   - attractions: The list to start with, in order (of several with one id, the first).
     ///   - saver: Receives each new version of the list to save it; `nil` keeps it in memory.
-    ///   - tracer: Told each hop from the store to the observation layer.
+    ///   - tracer: Told each hop from the store to the observation layer and to the saver.
     public init(
         attractions: [Attraction] = [],
         saver: CoalescingSaver<[Attraction]>? = nil,
@@ -35,6 +46,10 @@ public final class AttractionStore {
         self.saver = saver
         self.tracer = tracer
         self.changes = UpdateChannel()
+        savingToken = saver?.status.observe(options: .new) { [weak self] change in
+            guard let status = change.newValue else { return }
+            self?.saving.value = AttractionSavingState(status)
+        }
     }
 
     // MARK: Reading
@@ -43,7 +58,7 @@ public final class AttractionStore {
     public var attractions: [Attraction] { list.attractions }
 
     /// The number of attractions.
-    public var count: Int { list.attractions.count }
+    public var count: Int { list.count }
 
     /// The attraction at `position` (counting from 0).
     ///
@@ -55,7 +70,7 @@ public final class AttractionStore {
 
     /// The attraction with `id`, if it is in the list.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(1).
     public func attraction(withID id: Attraction.ID) -> Attraction? {
         list.index(of: id).map { list.attractions[$0] }
     }
@@ -69,13 +84,13 @@ public final class AttractionStore {
 
     /// Adds `attraction` at `position`, or at the end.
     ///
-    /// - Throws: ``AttractionStoreError/duplicateAttraction(_:)`` if its id is already listed;
+    /// - Throws: ``AttractionStoreError/brokenRule(_:)`` if it breaks the model's rules;
+    ///   ``AttractionStoreError/duplicateAttraction(_:)`` if its id is already listed;
     ///   ``AttractionStoreError/positionOutOfRange(_:count:)`` for a position past the end.
     public func add(_ attraction: Attraction, at position: Int? = nil) throws(AttractionStoreError)
     {
-        guard list.index(of: attraction.id) == nil else {
-            throw .duplicateAttraction(attraction.id)
-        }
+        if let problem = attraction.problems.first { throw .brokenRule(problem) }
+        guard !list.contains(attraction.id) else { throw .duplicateAttraction(attraction.id) }
         let position = position ?? count
         guard (0...count).contains(position) else {
             throw .positionOutOfRange(position, count: count)
@@ -89,16 +104,17 @@ public final class AttractionStore {
     /// still replaces the right attraction. Replacing with an equal value changes nothing.
     ///
     /// - Throws: ``AttractionStoreError/unknownAttraction(_:)`` if it was deleted meanwhile;
-    ///   ``AttractionStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id.
+    ///   ``AttractionStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id;
+    ///   ``AttractionStoreError/brokenRule(_:)`` if it breaks the model's rules.
+    /// - Complexity: O(1).
     public func replace(_ id: Attraction.ID, with newVersion: Attraction)
         throws(AttractionStoreError)
     {
         guard newVersion.id == id else { throw .mismatchedID(expected: id, found: newVersion.id) }
-        guard let position = list.index(of: id) else { throw .unknownAttraction(id) }
-        let old = list.attractions[position]
+        if let problem = newVersion.problems.first { throw .brokenRule(problem) }
+        guard let old = attraction(withID: id) else { throw .unknownAttraction(id) }
         guard old != newVersion else { return }
-        perform(
-            .replace(old: old, new: newVersion, at: position), label: "Edit “\(newVersion.name)”")
+        perform(.replace(old: old, new: newVersion), label: "Edit “\(newVersion.name)”")
     }
 
     /// Moves the attraction at `source` so that it ends up at `destination`.
@@ -126,40 +142,97 @@ public final class AttractionStore {
 
     /// Undoes the most recent edit not yet undone.
     ///
-    /// - Throws: ``AttractionStoreError/nothingToUndo``.
+    /// - Throws: ``AttractionStoreError/nothingToUndo``; or
+    ///   ``AttractionStoreError/changedElsewhere(_:)`` if another process's save removed what the
+    ///   edit was about (or brought back what it removed): that edit is dropped from the history.
     public func undo() throws(AttractionStoreError) {
         guard let entry = history.takeUndo() else { throw .nothingToUndo }
-        perform(entry.edit.inverse, label: nil)
+        guard perform(entry.edit.inverse, label: nil) else {
+            history.dropRedo()
+            throw .changedElsewhere(entry.label)
+        }
     }
 
     /// Redoes the most recently undone edit.
     ///
-    /// - Throws: ``AttractionStoreError/nothingToRedo``.
+    /// - Throws: ``AttractionStoreError/nothingToRedo``; or
+    ///   ``AttractionStoreError/changedElsewhere(_:)``, as for ``undo()``.
     public func redo() throws(AttractionStoreError) {
         guard let entry = history.takeRedo() else { throw .nothingToRedo }
-        perform(entry.edit, label: nil)
+        guard perform(entry.edit, label: nil) else {
+            history.dropUndo()
+            throw .changedElsewhere(entry.label)
+        }
     }
 
     // MARK: Effects
 
-    /// Applies a checked edit, records it (unless it is an undo or redo), saves and publishes.
-    private func perform(_ edit: AttractionEdit, label: String?) {
-        let change = list.apply(edit)
+    /// Applies an edit, records it (unless it is an undo or redo), saves and publishes.
+    ///
+    /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
+    @discardableResult
+    private func perform(_ edit: AttractionEdit, label: String?) -> Bool {
+        guard let change = list.apply(edit) else { return false }
         if let label { history.record(edit, label: label) }
-        saver?.documentChanged(list.attractions)
-        tracer.record(from: .store, to: .observation, describe(change, of: edit))
-        changes.publish(change)
+        if let saver {
+            tracer.record(from: .store, to: .persistence, "documentChanged(\(count) attractions)")
+            saver.documentChanged(list.attractions)
+        }
+        publish(change)
+        return true
     }
 
-    /// A change as a trace shows it: "“Louvre” moved from 2 to 0".
-    private func describe(_ change: AttractionListChange, of edit: AttractionEdit) -> String {
-        let name = edit.attractionName ?? attraction(withID: change.key)?.name ?? ""
-        return "“\(name)” \(change.summary)"
+    private func publish(_ change: AttractionListChange) {
+        tracer.record(from: .store, to: .observation, change.summary)
+        changes.publish(
+            AttractionStoreUpdate(
+                change: change, undoLabel: history.undoLabel, redoLabel: history.redoLabel))
     }
 
     private func checkPosition(_ position: Int) throws(AttractionStoreError) {
         guard list.attractions.indices.contains(position) else {
             throw .positionOutOfRange(position, count: count)
+        }
+    }
+}
+
+extension AttractionStore {
+    /// Takes in the list another process saved: merges it with this store's list against the
+    /// version both started from, and publishes the difference as ordinary updates.
+    ///
+    /// - Parameters:
+    ///   - base: The version this store and the file last agreed on.
+    ///   - fileVersion: The list in the file now.
+    ///   - notices: Conflicts already resolved on the way (by the save that merged).
+    /// - Returns: The store's list afterwards, with its own unsaved edits.
+    func takeIn(base: [Attraction]?, fileVersion: [Attraction], notices: [String])
+        -> [Attraction]
+    {
+        let merge = AttractionMerge.merge(base: base, ours: list.attractions, theirs: fileVersion)
+        tracer.record(
+            from: .persistence, to: .store,
+            "merge another process's save (\(fileVersion.count) attractions)")
+        for change in AttractionListDifference.changes(
+            from: list.attractions, to: merge.document)
+        {
+            guard let applied = list.apply(change) else { continue }
+            publish(applied)
+        }
+        for message in notices + merge.notices {
+            noticeCount += 1
+            notice.value = AttractionStoreNotice(sequenceNumber: noticeCount, message: message)
+        }
+        return list.attractions
+    }
+}
+
+extension AttractionSavingState {
+    init(_ status: SaveStatus) {
+        switch status {
+        case .saved: self = .saved
+        case .pending: self = .pending
+        case .failed(let error, let attempts):
+            self = .failed(message: error.description, attempts: attempts)
         }
     }
 }

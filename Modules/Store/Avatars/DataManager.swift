@@ -1,5 +1,6 @@
 public import MVCModel
 public import MVCObservation
+public import MVCTracing
 
 /// The operations of the data manager: contacts, cached avatars, and the update channel.
 ///

@@ -1,5 +1,6 @@
 public import MVCModel
 public import MVCObservation
+public import MVCTracing
 
 /// The operations of the remote connection manager: loading avatars, retrying, cancelling.
 ///

@@ -11,8 +11,8 @@ public struct UndoHistory<Edit: Sendable>: Sendable {
         public var label: String
     }
 
-    private var undoStack: [Entry] = []
-    private var redoStack: [Entry] = []
+    fileprivate var undoStack: [Entry] = []
+    fileprivate var redoStack: [Entry] = []
 
     /// Creates an empty history.
     public init() {}
@@ -40,5 +40,17 @@ public struct UndoHistory<Edit: Sendable>: Sendable {
         guard let entry = redoStack.popLast() else { return nil }
         undoStack.append(entry)
         return entry
+    }
+}
+
+extension UndoHistory {
+    /// Forgets the edit ``takeUndo()`` just moved to the redo stack, when it could not be undone.
+    mutating func dropRedo() {
+        _ = redoStack.popLast()
+    }
+
+    /// Forgets the edit ``takeRedo()`` just moved to the undo stack, when it could not be redone.
+    mutating func dropUndo() {
+        _ = undoStack.popLast()
     }
 }

@@ -71,14 +71,20 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             throw .newerVersion(
                 path: path, found: envelope.formatVersion, supported: format.currentVersion)
         }
-        guard envelope.formatVersion == format.currentVersion else {
-            return try migrate(data, from: envelope.formatVersion)
+        let document: Document
+        if envelope.formatVersion == format.currentVersion {
+            do {
+                document = try envelope.document.get()
+            } catch {
+                throw .corrupt(path: path, reason: Self.explain(error))
+            }
+        } else {
+            document = try migrate(data, from: envelope.formatVersion)
         }
-        do {
-            return try envelope.document.get()
-        } catch {
-            throw .corrupt(path: path, reason: Self.explain(error))
+        if let problem = format.validate(document) {
+            throw .brokenRule(path: path, reason: problem)
         }
+        return document
     }
 
     /// Converts an older version's document, handed to the format as the raw JSON of its field.

@@ -7,6 +7,9 @@ public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertibl
     case unreadable(path: String, reason: String)
     /// The file is not a document of this kind: not JSON, truncated, or of the wrong shape.
     case corrupt(path: String, reason: String)
+    /// The file is a well-formed document, but a value in it breaks the rules values keep in
+    /// memory (an empty name, two rows with one id...); `reason` names the row and field.
+    case brokenRule(path: String, reason: String)
     /// The file was written by a newer version of the program, in a format this one does not know.
     case newerVersion(path: String, found: Int, supported: Int)
     /// The file is in an older format, and converting it failed.
@@ -21,6 +24,8 @@ public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertibl
             "cannot read \(path): \(reason)"
         case .corrupt(let path, let reason):
             "cannot read \(path): it is not a valid document (\(reason)); the file was left untouched"
+        case .brokenRule(let path, let reason):
+            "cannot load \(path): \(reason); the file was left untouched (fix or remove that row by hand)"
         case .newerVersion(let path, let found, let supported):
             "cannot read \(path): it is in format version \(found), and this program reads versions up to \(supported); use a newer version of the program"
         case .migrationFailed(let path, let version, let reason):

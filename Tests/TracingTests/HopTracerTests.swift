@@ -1,4 +1,4 @@
-import MVCObservation
+import MVCTracing
 import Synchronization
 import Testing
 

@@ -10,6 +10,9 @@ public struct FileFormat<Document: Codable & Sendable>: Sendable {
     public let currentVersion: Int
     /// Converts the JSON of an older version's document into a current document.
     public let migrate: @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document
+    /// Checks a decoded document against the rules its values keep in memory; returns what is
+    /// wrong, naming the place ("row 3, the name: ..."), or `nil` when nothing is.
+    public let validate: @Sendable (Document) -> String?
 
     /// Creates a format.
     ///
@@ -17,11 +20,15 @@ public struct FileFormat<Document: Codable & Sendable>: Sendable {
     ///   - currentVersion: The version this program writes; at least 1.
     ///   - migrate: Converts an older version's document JSON into a current document; throw for
     ///     a version it cannot convert.
+    ///   - validate: Says what breaks the document's rules, if anything; a file that breaks them
+    ///     is refused untouched. Accepts everything by default.
     public init(
         currentVersion: Int,
-        migrate: @escaping @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document
+        migrate: @escaping @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document,
+        validate: @escaping @Sendable (Document) -> String? = { _ in nil }
     ) {
         self.currentVersion = currentVersion
         self.migrate = migrate
+        self.validate = validate
     }
 }

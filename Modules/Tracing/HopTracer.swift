@@ -1,32 +1,65 @@
-/// A layer of the architecture, as named in a trace.
-public enum ArchitectureLayer: String, Sendable, Hashable, CaseIterable {
+/// A layer of an architecture, as a trace names it.
+///
+/// Tracing knows no particular app: a layer is just a name. The layers of an MVC app are
+/// predefined (``view``, ``presenter``, ``store``...); an app with other layers names its own:
+///
+/// ```swift
+/// extension TraceLayer {
+///     static let cache = TraceLayer("cache")
+/// }
+/// ```
+public struct TraceLayer: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The layer's name, as trace lines show it.
+    public let rawValue: String
+
+    /// Names a layer.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Names a layer.
+    public init(_ name: String) {
+        self.init(rawValue: name)
+    }
+
+    /// The layer's name.
+    public var description: String { rawValue }
+}
+
+extension TraceLayer {
     /// The terminal front end: rendering and reading input.
-    case view
+    public static let view = TraceLayer("view")
     /// A headless presenter.
-    case presenter
+    public static let presenter = TraceLayer("presenter")
     /// An editing delegate.
-    case delegate
+    public static let delegate = TraceLayer("delegate")
+    /// A facade that offers the operations of several managers.
+    public static let facade = TraceLayer("facade")
     /// A store or manager that owns model state.
-    case store
+    public static let store = TraceLayer("store")
     /// The domain values.
-    case model
-    /// MVCObservation, carrying a change to its observers.
-    case observation
+    public static let model = TraceLayer("model")
+    /// Change observation, carrying a change to its observers.
+    public static let observation = TraceLayer("observation")
+    /// Persistence: the saver and the document file.
+    public static let persistence = TraceLayer("persistence")
+    /// The file system.
+    public static let disk = TraceLayer("disk")
     /// Something outside the app that a store talks to: a server, a folder, a simulation.
-    case service
+    public static let service = TraceLayer("service")
 }
 
 /// One message crossing from one layer to another.
 public struct Hop: Sendable, Hashable, CustomStringConvertible {
     /// The layer the message leaves.
-    public let from: ArchitectureLayer
+    public let from: TraceLayer
     /// The layer the message reaches.
-    public let to: ArchitectureLayer
+    public let to: TraceLayer
     /// What the message says, in a few words.
     public let message: String
 
     /// Creates a hop.
-    public init(from: ArchitectureLayer, to: ArchitectureLayer, message: String) {
+    public init(from: TraceLayer, to: TraceLayer, message: String) {
         self.from = from
         self.to = to
         self.message = message
@@ -64,8 +97,8 @@ public struct HopTracer: Sendable {
     ///   - to: The layer the message reaches.
     ///   - message: What the message says; not evaluated when tracing is disabled.
     public func record(
-        from: ArchitectureLayer,
-        to: ArchitectureLayer,
+        from: TraceLayer,
+        to: TraceLayer,
         _ message: @autoclosure () -> String
     ) {
         guard let sink else { return }

@@ -1,0 +1,83 @@
+public import Foundation
+
+/// Saving a document that several processes may have open.
+///
+/// Each process keeps the ``DocumentSnapshot`` it last read or wrote. A save locks the document
+/// (an advisory lock on a file beside it, see `FileLock`), reads the file, and compares its bytes
+/// with the snapshot's: equal, and the new version is written; different, and another process
+/// saved meanwhile, so the file's version is decoded and merged three ways (base: the snapshot,
+/// ours: the version being saved, theirs: the file) before the merge is written. Nothing another
+/// process saved is overwritten, and a file that cannot be decoded is never replaced.
+extension DocumentFile {
+    /// Merges three versions of a document: what both sides started from (`nil` if there was no
+    /// file), this process's version, and the file's.
+    public typealias Merge =
+        @Sendable (_ base: Document?, _ ours: Document, _ theirs: Document) -> MergeResult<Document>
+
+    /// Reads the file as it is now.
+    ///
+    /// - Returns: The snapshot (``DocumentSnapshot/missing`` if there is no file).
+    /// - Throws: ``PersistenceError``; the file is left untouched.
+    @concurrent
+    public func readSnapshot() async throws(PersistenceError) -> DocumentSnapshot<Document> {
+        try snapshotNow()
+    }
+
+    /// Reads the file if it changed since `snapshot`.
+    ///
+    /// Cheap when nothing changed: the file's identity (inode, size, modification time) is
+    /// compared first, and the bytes are read only when it differs.
+    ///
+    /// - Returns: The new snapshot if the file's contents differ from `snapshot`'s, else `nil`.
+    /// - Throws: ``PersistenceError`` if the changed file cannot be read or decoded.
+    @concurrent
+    public func readSnapshot(ifChangedSince snapshot: DocumentSnapshot<Document>)
+        async throws(PersistenceError) -> DocumentSnapshot<Document>?
+    {
+        let identity = try AtomicFile.identity(of: url)
+        if identity == snapshot.identity { return nil }
+        let current = try snapshotNow()
+        return current.bytes == snapshot.bytes ? nil : current
+    }
+
+    /// Writes `document` without overwriting what another process saved since `base`.
+    ///
+    /// - Parameters:
+    ///   - document: This process's version.
+    ///   - base: The snapshot this process last read or wrote.
+    ///   - merge: Combines the three versions when the file changed since `base`.
+    /// - Returns: What was written, and the merge if there was one.
+    /// - Throws: ``PersistenceError``: the file could not be locked, read, decoded or written; it
+    ///   is unchanged.
+    @concurrent
+    public func save(
+        _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge
+    ) async throws(PersistenceError) -> SaveOutcome<Document> {
+        let target = URL(fileURLWithPath: try AtomicFile.resolvedPath(url))
+        try AtomicFile.createFolder(target.deletingLastPathComponent(), for: url)
+        return try FileLock.withLock(forDocumentAt: target.path, reportedAs: path) {
+            () throws(PersistenceError) -> SaveOutcome<Document> in
+            let onDisk = try AtomicFile.read(url)
+            var merged: MergeResult<Document>?
+            var written = document
+            if onDisk != base.bytes, let onDisk {
+                let theirs = try decode(onDisk)
+                let result = merge(base.document, document, theirs)
+                merged = result
+                written = result.document
+            }
+            let bytes = try encode(written)
+            try AtomicFile.write(bytes, to: url)
+            let snapshot = DocumentSnapshot(
+                document: written, bytes: bytes, identity: try AtomicFile.identity(of: url))
+            return SaveOutcome(snapshot: snapshot, merged: merged)
+        }
+    }
+
+    /// The file's snapshot, read now.
+    private func snapshotNow() throws(PersistenceError) -> DocumentSnapshot<Document> {
+        let identity = try AtomicFile.identity(of: url)
+        guard let bytes = try AtomicFile.read(url) else { return .missing }
+        return DocumentSnapshot(document: try decode(bytes), bytes: bytes, identity: identity)
+    }
+}

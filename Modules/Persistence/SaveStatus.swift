@@ -1,0 +1,11 @@
+/// Where saving a document stands, as a screen shows it.
+public enum SaveStatus: Equatable, Sendable {
+    /// Everything is written.
+    case saved
+    /// A version waits for the autosave delay, or is being written.
+    case pending
+    /// The last write failed, `attempts` times in a row; its version is still pending and the next
+    /// change or flush tries again. The count makes a repeated failure a new status, so a screen
+    /// hears of it again.
+    case failed(PersistenceError, attempts: Int)
+}

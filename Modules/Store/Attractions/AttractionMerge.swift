@@ -1,0 +1,130 @@
+public import MVCModel
+public import MVCPersistence
+
+/// Merges two versions of the list of attractions that grew apart from one base: this process's
+/// (*ours*) and the one another process saved (*theirs*). Pure: no I/O, no state.
+///
+/// The rules, decided per attraction, by id:
+/// - Added on one side: kept. Deleted on one side and untouched on the other: deleted.
+/// - Edited on one side only: that edit. Edited on both sides: field by field, each side's edit of
+///   a field it alone changed is kept; a field both sides changed differently takes *theirs*
+///   (already on disk, and acknowledged to whoever saved it), and a notice names what was
+///   replaced.
+/// - Deleted on one side and edited on the other: kept, with the edit, and a notice (an edit is
+///   never thrown away silently).
+///
+/// The order: if only one side reordered the attractions both had, its order is kept; if both
+/// did, theirs is (with a notice). Attractions that only the other side has are then placed right
+/// after the attraction they follow on their side (at the top if they lead it).
+public enum AttractionMerge {
+    /// Merges `ours` and `theirs` against `base` (`nil` when there was no file to begin with).
+    ///
+    /// - Returns: The merged list and a sentence for each conflict.
+    /// - Complexity: O(*n*) for *n* attractions, plus O(*n*) per attraction one side added.
+    public static func merge(base: [Attraction]?, ours: [Attraction], theirs: [Attraction])
+        -> MergeResult<[Attraction]>
+    {
+        let base = base ?? []
+        let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let oursByID = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByID = Dictionary(
+            theirs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var notices: [String] = []
+        var merged: [Attraction.ID: Attraction] = [:]
+
+        for id in Set(oursByID.keys).union(theirsByID.keys) {
+            let resolved = resolve(
+                base: baseByID[id], ours: oursByID[id], theirs: theirsByID[id], notices: &notices)
+            if let resolved { merged[id] = resolved }
+        }
+
+        let oursOrder = ours.map(\.id).filter { merged[$0] != nil }
+        let theirsOrder = theirs.map(\.id).filter { merged[$0] != nil }
+        let baseOrder = base.map(\.id)
+        let oursReordered = reordered(oursOrder, comparedWith: baseOrder)
+        let theirsReordered = reordered(theirsOrder, comparedWith: baseOrder)
+        if oursReordered && theirsReordered {
+            notices.append(
+                "the list was reordered here and in another process; the other process's order was kept"
+            )
+        }
+        let (primary, secondary) =
+            oursReordered && !theirsReordered
+            ? (oursOrder, theirsOrder) : (theirsOrder, oursOrder)
+        let order = interleave(primary, with: secondary)
+        return MergeResult(document: order.compactMap { merged[$0] }, notices: notices.sorted())
+    }
+
+    /// The merged version of one attraction, or `nil` if it is deleted.
+    private static func resolve(
+        base: Attraction?, ours: Attraction?, theirs: Attraction?, notices: inout [String]
+    ) -> Attraction? {
+        switch (ours, theirs) {
+        case (let ours?, let theirs?):
+            if ours == theirs { return ours }
+            guard let base else {
+                notices.append(
+                    "“\(theirs.name)” was saved here and in another process; the other process's version was kept"
+                )
+                return theirs
+            }
+            if ours == base { return theirs }
+            if theirs == base { return ours }
+            var result = theirs
+            if theirs.name == base.name { result.name = ours.name }
+            if theirs.notes == base.notes { result.notes = ours.notes }
+            if ours.name != base.name && theirs.name != base.name && ours.name != theirs.name {
+                notices.append(
+                    "“\(base.name)” was renamed here to “\(ours.name)” and in another process to “\(theirs.name)”; “\(theirs.name)” was kept"
+                )
+            }
+            if ours.notes != base.notes && theirs.notes != base.notes && ours.notes != theirs.notes
+            {
+                notices.append(
+                    "the notes of “\(result.name)” were edited here and in another process; the other process's notes were kept (yours were “\(ours.notes)”)"
+                )
+            }
+            return result
+        case (let ours?, nil):
+            guard let base else { return ours }  // added here
+            if ours == base { return nil }  // deleted there, untouched here
+            notices.append(
+                "“\(ours.name)” was deleted in another process but edited here; it was kept")
+            return ours
+        case (nil, let theirs?):
+            guard let base else { return theirs }  // added there
+            if theirs == base { return nil }  // deleted here, untouched there
+            notices.append(
+                "“\(theirs.name)” was deleted here but edited in another process; it was kept")
+            return theirs
+        case (nil, nil):
+            return nil
+        }
+    }
+
+    /// Whether `order` lists the ids it shares with `base` in another order than `base` does.
+    private static func reordered(_ order: [Attraction.ID], comparedWith base: [Attraction.ID])
+        -> Bool
+    {
+        let shared = Set(order).intersection(base)
+        return order.filter(shared.contains) != base.filter(shared.contains)
+    }
+
+    /// `primary`, with each id that only `secondary` has placed after the id it follows there.
+    private static func interleave(_ primary: [Attraction.ID], with secondary: [Attraction.ID])
+        -> [Attraction.ID]
+    {
+        var result = primary
+        var placed = Set(primary)
+        var previous: Attraction.ID?
+        for id in secondary {
+            if !placed.contains(id) {
+                let position = previous.flatMap { result.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+                result.insert(id, at: position)
+                placed.insert(id)
+            }
+            previous = id
+        }
+        return result
+    }
+}

@@ -1,0 +1,25 @@
+/// Where saving the store's list stands, as a screen shows it.
+public enum AttractionSavingState: Equatable, Sendable {
+    /// Everything is on disk (or the store is not saved at all).
+    case saved
+    /// A change waits to be written.
+    case pending
+    /// The last write failed, `attempts` times in a row; the change is kept and the next edit or
+    /// the exit tries again. `message` says what went wrong and where.
+    case failed(message: String, attempts: Int)
+}
+
+/// Something the user should hear about that is not an edit of theirs: a conflict resolved while
+/// taking in another process's save.
+public struct AttractionStoreNotice: Equatable, Sendable {
+    /// Counts notices, so that two notices with the same text are still two.
+    public var sequenceNumber: Int
+    /// What happened, as a sentence.
+    public var message: String
+
+    /// Creates a notice.
+    public init(sequenceNumber: Int, message: String) {
+        self.sequenceNumber = sequenceNumber
+        self.message = message
+    }
+}

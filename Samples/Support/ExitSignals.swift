@@ -1,0 +1,56 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Ends a sample cleanly on SIGINT (Ctrl-C), SIGTERM and SIGHUP: what is pending is written
+/// first, then the process ends *by the same signal*, so its parent sees the usual status (130
+/// for Ctrl-C in a shell, 143 for SIGTERM).
+///
+/// The signals are caught by dispatch sources on the main queue, not by a C handler, so the
+/// cleanup runs as ordinary code on the main actor (a C signal handler may call almost nothing).
+/// The samples never switch the terminal out of its normal mode, so there is nothing to restore.
+///
+/// SIGKILL cannot be caught: what it can lose is what was not yet written, which is at most the
+/// edits of the autosave delay before it.
+@MainActor
+public final class ExitSignals {
+    /// The signals a sample cleans up on.
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private var sources: [any DispatchSourceSignal] = []
+    private var isExiting = false
+
+    /// Starts catching the signals; `cleanUp` runs once, on the first of them.
+    ///
+    /// - Parameter cleanUp: Writes what is pending; the process then ends by the signal.
+    public init(cleanUp: @escaping @MainActor () async -> Void) {
+        for signalNumber in Self.handled {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    self?.received(signalNumber, cleanUp: cleanUp)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func received(_ signalNumber: Int32, cleanUp: @escaping @MainActor () async -> Void) {
+        guard !isExiting else { return }
+        isExiting = true
+        Task { @MainActor in
+            await cleanUp()
+            signal(signalNumber, SIG_DFL)
+            // To the process, not this thread: a thread of the system's pool may block the signal.
+            kill(getpid(), signalNumber)
+        }
+    }
+}
