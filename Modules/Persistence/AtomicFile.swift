@@ -41,8 +41,9 @@ enum AtomicFile {
         }
     }
 
-    /// What identifies the file's current contents cheaply: device, inode, size and modification
-    /// time. A replacement by rename always changes the inode, so an unchanged identity means an
+    /// What identifies the file's current contents cheaply.
+    ///
+    /// The identity is the device, inode, size and modification time. A replacement by rename always changes the inode, so an unchanged identity means an
     /// unchanged file; a changed one means "read it and compare".
     static func identity(of url: URL) throws(PersistenceError) -> FileIdentity? {
         let path = try resolvedPath(url)

@@ -25,8 +25,9 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
 public struct MergeResult<Document: Sendable>: Sendable {
     /// The document with both sides' changes.
     public var document: Document
-    /// What the user should know about the merge: conflicts and how they were resolved, each a
-    /// sentence. Empty when the two sides changed different things.
+    /// What the user should know about the merge, each a sentence.
+    ///
+    /// Conflicts and how they were resolved. Empty when the two sides changed different things.
     public var notices: [String]
 
     /// Creates a merge result.

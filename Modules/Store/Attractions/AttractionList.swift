@@ -85,6 +85,7 @@ public struct AttractionList: Sendable, Equatable {
         for position in first...last { positions[attractions[position].id] = position }
     }
 
+    /// Whether two lists hold the same attractions in the same order.
     public static func == (lhs: AttractionList, rhs: AttractionList) -> Bool {
         lhs.attractions == rhs.attractions
     }

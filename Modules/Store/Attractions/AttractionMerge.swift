@@ -1,8 +1,10 @@
 public import MVCModel
 public import MVCPersistence
 
-/// Merges two versions of the list of attractions that grew apart from one base: this process's
-/// (*ours*) and the one another process saved (*theirs*). Pure: no I/O, no state.
+/// Merges two versions of the list of attractions that grew apart from one base.
+///
+/// The versions are this process's (*ours*) and the one another process saved (*theirs*). Pure:
+/// no I/O, no state.
 ///
 /// The rules, decided per attraction, by id:
 /// - Added on one side: kept. Deleted on one side and untouched on the other: deleted.
