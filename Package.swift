@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["switches", "attractions", "avatars"],
+            dependencies: ["switches", "attractions", "avatars", "SampleSupport"],
             swiftSettings: strictSettings
         ),
 

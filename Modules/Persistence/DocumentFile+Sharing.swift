@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Saving a document that several processes may have open.
 ///

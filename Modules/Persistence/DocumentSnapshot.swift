@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A document file as one process last read or wrote it: the document, and the exact bytes, so
 /// that a change made by another process is recognized by content.

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The attractions sample under the faults a user meets outside any script: signals, a second
+/// program on the same file, hostile text.
+@Suite("The attractions sample under real-world faults")
+struct AttractionsFaultTests {
+    private let folder = FileManager.default.temporaryDirectory.appending(
+        path: "attractions-faults-\(UUID().uuidString)")
+    private var store: String { folder.appending(path: "attractions.json").path }
+
+    private func names() throws -> [String] {
+        let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: store)).readToEnd() ?? Data()
+        let text = String(decoding: data, as: UTF8.self)
+        return text.components(separatedBy: "\"name\":\"").dropFirst().compactMap {
+            $0.split(separator: "\"").first.map(String.init)
+        }
+    }
+
+    @Test(
+        "SIGINT, SIGTERM and SIGHUP right after an edit write it, and end by the signal",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalWritesPending(signal: Int32) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try LiveSample("attractions", ["--store", store])
+
+        sample.send("add Louvre")
+        #expect(sample.waitForOutput(containing: "1. Louvre") != nil)
+        sample.signal(signal)
+        _ = try sample.finish(closingInput: false)
+
+        #expect(sample.endedBySignal)
+        #expect(try names() == ["Louvre"])
+    }
+
+    @Test("SIGKILL loses at most the edits of the autosave delay before it")
+    func sigkillBound() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try LiveSample("attractions", ["--store", store])
+
+        sample.send("add Louvre")
+        #expect(sample.waitForOutput(containing: "1. Louvre") != nil)
+        // The autosave delay is 300 ms: an edit older than that is on disk.
+        usleep(1_000_000)
+        sample.send("add Orsay")
+        #expect(sample.waitForOutput(containing: "2. Orsay") != nil)
+        sample.signal(SIGKILL)
+        _ = try sample.finish(closingInput: false)
+
+        #expect(try names().first == "Louvre")
+    }
+
+    @Test("a running sample shows another program's save within about a second")
+    func otherProgramsSaveShows() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watching = try LiveSample("attractions", ["--store", store])
+        #expect(watching.waitForOutput(containing: "No attractions yet.") != nil)
+
+        let other = try SampleRunner.run("attractions", ["--store", store], script: "add Orsay\n")
+        let shownAfter = watching.waitForOutput(containing: "1. Orsay", seconds: 5)
+        watching.send("add Louvre")
+        #expect(watching.waitForOutput(containing: "2. Louvre") != nil)
+        let run = try watching.finish()
+
+        #expect(other.status == 0)
+        #expect(
+            shownAfter.map { $0 < .seconds(2) } == true,
+            "shown after \(String(describing: shownAfter))")
+        #expect(run.status == 0)
+        #expect(try names() == ["Orsay", "Louvre"])
+    }
+
+    @Test("three programs adding 30 attractions each at once leave all 90 in the file")
+    func threeWriters() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = try (1...3).map { writer in
+            let sample = try LiveSample("attractions", ["--store", store])
+            for index in 1...30 { sample.send("add writer \(writer) #\(index)") }
+            return sample
+        }
+
+        let runs = try samples.map { try $0.finish() }
+
+        #expect(runs.map(\.status) == [0, 0, 0])
+        #expect(Set(try names()).count == 90)
+    }
+
+    @Test("a name with an escape sequence is refused, and stored escapes are never printed raw")
+    func escapes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let typed = try SampleRunner.run(
+            "attractions", ["--store", store], script: "add \u{1B}]0;owned\u{7}Louvre\nlist\n")
+
+        #expect(!typed.output.contains("\u{1B}") && !typed.errors.contains("\u{1B}"))
+        #expect(typed.errorLines.first?.contains("control character") == true)
+        #expect(typed.status == 1)
+    }
+}

@@ -1,0 +1,121 @@
+import MVCModel
+import MVCPersistence
+import MVCStore
+import Testing
+
+@Suite("Merging two processes' versions of the list")
+struct AttractionMergeTests {
+    let louvre = Attraction(name: "Louvre", notes: "Mona Lisa")
+    let orsay = Attraction(name: "Orsay")
+    let eiffel = Attraction(name: "Eiffel Tower")
+    let rodin = Attraction(name: "Musée Rodin")
+    let pantheon = Attraction(name: "Panthéon")
+
+    private func names(_ result: MergeResult<[Attraction]>) -> [String] {
+        result.document.map(\.name)
+    }
+
+    @Test("additions from both sides are kept, each after the attraction it follows on its side")
+    func additionsFromBoth() {
+        let base = [louvre, orsay]
+
+        let result = AttractionMerge.merge(
+            base: base, ours: [louvre, rodin, orsay], theirs: [louvre, orsay, pantheon])
+
+        #expect(names(result) == ["Louvre", "Musée Rodin", "Orsay", "Panthéon"])
+        #expect(result.notices.isEmpty)
+    }
+
+    @Test("a deletion on one side of an attraction the other left alone is honoured")
+    func deletionHonoured() {
+        let result = AttractionMerge.merge(
+            base: [louvre, orsay, eiffel], ours: [louvre, eiffel], theirs: [louvre, orsay, eiffel])
+
+        #expect(names(result) == ["Louvre", "Eiffel Tower"])
+    }
+
+    @Test("edits to different attractions are both kept")
+    func editsToDifferentAttractions() {
+        var ourOrsay = orsay
+        ourOrsay.notes = "Impressionists"
+        var theirLouvre = louvre
+        theirLouvre.name = "Musée du Louvre"
+
+        let result = AttractionMerge.merge(
+            base: [louvre, orsay], ours: [louvre, ourOrsay], theirs: [theirLouvre, orsay])
+
+        #expect(result.document == [theirLouvre, ourOrsay])
+        #expect(result.notices.isEmpty)
+    }
+
+    @Test("one attraction edited on both sides keeps each side's own field, theirs for a clash")
+    func sameAttractionBothSides() {
+        var ours = louvre
+        ours.name = "Le Louvre"
+        ours.notes = "Winged Victory"
+        var theirs = louvre
+        theirs.notes = "Venus de Milo"
+
+        let result = AttractionMerge.merge(base: [louvre], ours: [ours], theirs: [theirs])
+
+        #expect(
+            result.document == [
+                Attraction(id: louvre.id, name: "Le Louvre", notes: "Venus de Milo")
+            ])
+        #expect(
+            result.notices == [
+                "the notes of “Le Louvre” were edited here and in another process; the other process's notes were kept (yours were “Winged Victory”)"
+            ])
+    }
+
+    @Test("an attraction deleted on one side and edited on the other is kept, with a notice")
+    func deleteAgainstEdit() {
+        var edited = orsay
+        edited.notes = "Clock"
+
+        let result = AttractionMerge.merge(
+            base: [louvre, orsay], ours: [louvre], theirs: [louvre, edited])
+
+        #expect(result.document == [louvre, edited])
+        #expect(
+            result.notices == [
+                "“Orsay” was deleted here but edited in another process; it was kept"
+            ])
+    }
+
+    @Test("the side that reordered decides the order; when both did, theirs")
+    func order() {
+        let base = [louvre, orsay, eiffel]
+
+        let oursMoved = AttractionMerge.merge(
+            base: base, ours: [eiffel, louvre, orsay], theirs: base)
+        let bothMoved = AttractionMerge.merge(
+            base: base, ours: [eiffel, louvre, orsay], theirs: [orsay, louvre, eiffel])
+
+        #expect(names(oursMoved) == ["Eiffel Tower", "Louvre", "Orsay"])
+        #expect(names(bothMoved) == ["Orsay", "Louvre", "Eiffel Tower"])
+        #expect(bothMoved.notices.count == 1)
+    }
+
+    @Test("with no base (no file when this process started) both sides' attractions are kept")
+    func noBase() {
+        let result = AttractionMerge.merge(base: nil, ours: [louvre], theirs: [orsay])
+
+        #expect(Set(names(result)) == ["Louvre", "Orsay"])
+    }
+
+    @Test("the difference between two lists, applied in order, turns one into the other")
+    func difference() {
+        var renamed = orsay
+        renamed.name = "Musée d'Orsay"
+        let old = [louvre, orsay, eiffel, rodin]
+        let new = [pantheon, eiffel, renamed, louvre]
+        var list = AttractionList(old)
+
+        for edit in AttractionListDifference.changes(from: old, to: new) {
+            #expect(list.apply(edit) != nil, "\(edit) did not fit")
+        }
+
+        #expect(list.attractions == new)
+    }
+}

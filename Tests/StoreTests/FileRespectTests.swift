@@ -1,0 +1,125 @@
+import Foundation
+import MVCModel
+import MVCPersistence
+import MVCStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("A save respects the file it replaces")
+struct FileRespectTests {
+    private func file(_ url: URL) -> DocumentFile<[Attraction]> {
+        DocumentFile(url: url, format: .attractions)
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var status = stat()
+        _ = stat(path, &status)
+        return status.st_mode & 0o7777
+    }
+
+    @Test("a new file is readable and writable by its owner only")
+    func newFileIsPrivate() async throws {
+        let folder = try TemporaryFolder()
+
+        try await file(folder.file("a.json")).save([Attraction(name: "Louvre")])
+
+        #expect(mode(folder.file("a.json").path) == 0o600)
+    }
+
+    @Test(
+        "a save keeps the permission bits the file had", arguments: [mode_t(0o600), 0o640, 0o444])
+    func permissionsKept(bits: mode_t) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        try await file(url).save([Attraction(name: "Louvre")])
+        chmod(url.path, bits)
+
+        try await file(url).save([Attraction(name: "Orsay")])
+
+        #expect(mode(url.path) == bits)
+    }
+
+    @Test("a save through a symbolic link replaces its target and keeps the link")
+    func symbolicLinkKept() async throws {
+        let folder = try TemporaryFolder()
+        let target = folder.file("real.json")
+        let link = folder.file("link.json")
+        try await file(target).save([Attraction(name: "Louvre")])
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+
+        try await file(link).save([Attraction(name: "Orsay")])
+
+        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
+        #expect(destination == target.path)
+        #expect(try await file(target).load()?.map(\.name) == ["Orsay"])
+    }
+
+    @Test("a link to a file that does not exist yet creates the file at its target")
+    func danglingLink() async throws {
+        let folder = try TemporaryFolder()
+        let link = folder.file("link.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: "real.json")
+
+        try await file(link).save([Attraction(name: "Louvre")])
+
+        #expect(try await file(folder.file("real.json")).load()?.map(\.name) == ["Louvre"])
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == "real.json")
+    }
+
+    @Test("a file whose rows break the model's rules is refused with its row and field, untouched")
+    func ruleBreakingFileRefused() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let id = UUID().uuidString
+        let text = """
+            {"formatVersion":2,"document":[{"id":"\(id)","name":"Louvre","notes":""},\
+            {"id":"\(UUID().uuidString)","name":"  ","notes":""}]}
+            """
+        try Data(text.utf8).write(to: url)
+
+        await #expect(
+            throws: PersistenceError.brokenRule(
+                path: url.path,
+                reason: "row 2, field “name”: the name starts or ends with whitespace")
+        ) { try await file(url).load() }
+        #expect(try Data(contentsOf: url) == Data(text.utf8))
+    }
+
+    @Test("two rows with one id are refused, so an edit can never land on the wrong row")
+    func duplicateIDsRefused() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let id = UUID().uuidString
+        let text = """
+            {"formatVersion":2,"document":[{"id":"\(id)","name":"Louvre","notes":""},\
+            {"id":"\(id)","name":"Orsay","notes":""}]}
+            """
+        try Data(text.utf8).write(to: url)
+
+        await #expect(
+            throws: PersistenceError.brokenRule(
+                path: url.path, reason: "rows 1 and 2 have the same id \(id)")
+        ) { try await AttractionStore.open(at: url) }
+        #expect(try Data(contentsOf: url) == Data(text.utf8))
+    }
+
+    @Test("an escape sequence stored by an older version is refused like any broken rule")
+    func storedEscapeRefused() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let text = """
+            {"formatVersion":1,"document":[{"id":"\(UUID().uuidString)","name":"\\u001b[31mRed"}]}
+            """
+        try Data(text.utf8).write(to: url)
+
+        await #expect(throws: PersistenceError.self) { try await file(url).load() }
+        #expect(try Data(contentsOf: url) == Data(text.utf8))
+    }
+}

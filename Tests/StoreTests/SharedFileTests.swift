@@ -1,0 +1,152 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCStore
+import Testing
+
+/// Several stores open on one file stand for several processes: each has its own snapshot, lock
+/// file handle and saver, exactly as a second program would.
+@MainActor
+@Suite("Several processes on one file")
+struct SharedFileTests {
+    private func open(_ folder: TemporaryFolder, watch: Duration? = nil) async throws -> (
+        store: AttractionStore, saver: CoalescingSaver<[Attraction]>
+    ) {
+        try await AttractionStore.open(at: folder.file("a.json"), watchInterval: watch)
+    }
+
+    @Test("a save never overwrites what another process saved since this one read the file")
+    func noLostAddition() async throws {
+        let folder = try TemporaryFolder()
+        let first = try await open(folder)
+        let second = try await open(folder)
+
+        try second.store.add(Attraction(name: "Orsay"))
+        try await second.saver.flush()
+        try first.store.add(Attraction(name: "Louvre"))
+        try await first.saver.flush()
+
+        let onDisk = try #require(try await first.saver.file.load())
+        #expect(Set(onDisk.map(\.name)) == ["Louvre", "Orsay"])
+        #expect(first.store.attractions == onDisk)
+    }
+
+    @Test("what a merge brings in reaches subscribers as ordinary updates")
+    func mergeIsOrdinaryUpdates() async throws {
+        let folder = try TemporaryFolder()
+        let first = try await open(folder)
+        let second = try await open(folder)
+        let log = ChangeLog(first.store)
+        let orsay = Attraction(name: "Orsay")
+
+        try second.store.add(orsay)
+        try await second.saver.flush()
+        try first.store.add(Attraction(name: "Louvre"))
+        try await first.saver.flush()
+
+        #expect(log.changes.count == 2)
+        #expect(log.changes.contains(.inserted(orsay, at: 1)))
+    }
+
+    @Test("a watching store shows another process's save without saving anything itself")
+    func watcherTakesInSaves() async throws {
+        let folder = try TemporaryFolder()
+        let watching = try await open(folder, watch: .milliseconds(20))
+        let other = try await open(folder)
+        let log = ChangeLog(watching.store)
+
+        try other.store.add(Attraction(name: "Orsay"))
+        try await other.saver.flush()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while watching.store.attractions.isEmpty && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        #expect(watching.store.attractions.map(\.name) == ["Orsay"])
+        #expect(log.changes.map(\.attraction.name) == ["Orsay"])
+        #expect(!watching.saver.hasPendingChanges)
+    }
+
+    @Test("undo of an edit whose attraction another process deleted is refused and dropped")
+    func undoAfterMerge() async throws {
+        let folder = try TemporaryFolder()
+        let first = try await open(folder)
+        try first.store.add(Attraction(name: "Louvre"))
+        try first.store.add(Attraction(name: "Orsay"))
+        try await first.saver.flush()
+        let second = try await open(folder)
+        try second.store.delete(at: 1)
+        try await second.saver.flush()
+        try first.store.move(from: 0, to: 1)
+        try await first.saver.flush()
+
+        #expect(first.store.attractions.map(\.name) == ["Louvre"])
+        #expect(first.store.undoLabel == "Move “Louvre”")
+        #expect(throws: AttractionStoreError.self) { try first.store.undo() }
+        #expect(first.store.undoLabel == "Add “Orsay”")
+        #expect(throws: AttractionStoreError.changedElsewhere("Add “Orsay”")) {
+            try first.store.undo()
+        }
+        try first.store.undo()
+        #expect(first.store.attractions.isEmpty)
+    }
+
+    @Test(
+        "random edits by three processes, saved in random order, lose no acknowledged edit",
+        arguments: [UInt64(1), 2, 3, 4, 5])
+    func randomizedNoLostEdit(seed: UInt64) async throws {
+        let folder = try TemporaryFolder()
+        var random = SeededGenerator(seed: seed)
+        var processes: [(store: AttractionStore, saver: CoalescingSaver<[Attraction]>)] = []
+        for _ in 0..<3 { processes.append(try await open(folder)) }
+        // What each process owns and expects: it edits only its own attractions, so the expected
+        // end state is exact.
+        var expected: [[Attraction.ID: String]] = Array(repeating: [:], count: 3)
+        var serial = 0
+
+        for _ in 0..<120 {
+            let index = Int.random(in: 0..<3, using: &random)
+            let (store, saver) = processes[index]
+            let own = store.attractions.filter { expected[index][$0.id] != nil }
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<4:
+                serial += 1
+                let attraction = Attraction(name: "p\(index) #\(serial)")
+                try store.add(attraction, at: Int.random(in: 0...store.count, using: &random))
+                expected[index][attraction.id] = attraction.name
+            case 4..<6 where !own.isEmpty:
+                let target = own[Int.random(in: 0..<own.count, using: &random)]
+                serial += 1
+                var renamed = target
+                renamed.name = "p\(index) #\(serial) renamed"
+                try store.replace(target.id, with: renamed)
+                expected[index][target.id] = renamed.name
+            case 6 where !own.isEmpty:
+                let target = own[Int.random(in: 0..<own.count, using: &random)]
+                let position = try #require(store.attractions.firstIndex(of: target))
+                try store.delete(at: position)
+                expected[index][target.id] = nil
+            case 7 where store.count > 1:
+                try store.move(
+                    from: Int.random(in: 0..<store.count, using: &random),
+                    to: Int.random(in: 0..<store.count, using: &random))
+            default:
+                try await saver.flush()
+            }
+        }
+        for process in processes + processes { try await process.saver.flush() }
+
+        let onDisk = try #require(try await processes[0].saver.file.load())
+        let wanted = expected.reduce(into: [Attraction.ID: String]()) { $0.merge($1) { a, _ in a } }
+        #expect(Dictionary(uniqueKeysWithValues: onDisk.map { ($0.id, $0.name) }) == wanted)
+        // Each process holds everything of its own; the others' edits reach it with its next save
+        // or its watcher (tested above).
+        for (index, process) in processes.enumerated() {
+            #expect(Set(expected[index].keys).isSubset(of: process.store.attractions.map(\.id)))
+        }
+        let reopened = try await open(folder)
+        #expect(reopened.store.attractions == onDisk)
+    }
+}
