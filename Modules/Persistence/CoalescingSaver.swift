@@ -167,15 +167,16 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     private func writeSucceeded(_ outcome: SaveOutcome<Document>, wrote document: Document) {
         snapshot = outcome.snapshot
         writeCount += 1
-        guard let merged = outcome.merged else {
+        if let merged = outcome.merged {
+            tracer.record(
+                from: .disk, to: .persistence, "written, merged with another process's save")
+            // Before the state machine may start the next write: that write must already hold
+            // what the merge brought in, or the next merge would read it as deleted here.
+            takeIn(merged.document, base: document, notices: merged.notices)
+        } else {
             tracer.record(from: .disk, to: .persistence, "written")
-            run(state.writeSucceeded())
-            return
         }
-        tracer.record(
-            from: .disk, to: .persistence, "written, merged with another process's save")
         run(state.writeSucceeded())
-        takeIn(merged.document, base: document, notices: merged.notices)
     }
 
     private func startCheck() {
@@ -193,28 +194,35 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     }
 
     private func fileChecked(_ result: Result<DocumentSnapshot<Document>?, PersistenceError>) {
-        let base = snapshot.document
         switch result {
         case .success(let changed?):
+            let base = snapshot.document
             snapshot = changed
-            run(state.fileChecked())
-            guard let document = changed.document else { return }
-            tracer.record(from: .disk, to: .persistence, "another process saved \(file.path)")
-            takeIn(document, base: base, notices: [])
+            if let document = changed.document {
+                tracer.record(from: .disk, to: .persistence, "another process saved \(file.path)")
+                // Before a due write may start, for the same reason as after a merged write.
+                takeIn(document, base: base, notices: [])
+            }
         case .success(nil):
-            run(state.fileChecked())
+            break
         case .failure(let error):
             // The next write meets the same problem and reports it; a check only tells the trace.
             tracer.record(from: .disk, to: .persistence, "check failed: \(error)")
-            run(state.fileChecked())
         }
+        run(state.fileChecked())
     }
 
     /// Hands the file's version to the owner and makes its answer the pending version, so that
     /// a pending version never lacks what the file holds (the next merge would read that as a
     /// deletion).
     private func takeIn(_ fileDocument: Document, base: Document?, notices: [String]) {
-        guard let reconcile else { return }
+        guard let reconcile else {
+            // No owner to tell: at least keep the pending version from undoing the file's changes.
+            if let pending = state.pending {
+                run(state.documentChanged(merge(base, pending, fileDocument).document))
+            }
+            return
+        }
         let current = reconcile(base, fileDocument, notices)
         if state.pending != nil || current != fileDocument {
             run(state.documentChanged(current))

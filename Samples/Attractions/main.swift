@@ -41,7 +41,7 @@ let arguments = LaunchArguments.parseOrExit(
 
 let tracer =
     arguments.contains("--trace")
-    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
+    ? HopTracer { hop in console.print("  trace: \(hop.description.terminalSafe)") } : .disabled
 let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? defaultStore
 
 let store: AttractionStore

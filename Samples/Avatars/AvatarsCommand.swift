@@ -8,6 +8,7 @@ enum AvatarsCommand: Equatable {
     case load(row: Int)
     case loadAll
     case reload(row: Int)
+    case cancel(row: Int)
     case add(address: String, name: String)
     case latency(milliseconds: Int)
     case failureRate(Double)
@@ -21,6 +22,7 @@ enum AvatarsCommand: Equatable {
         load <row>              load the avatar of the contact in that row
         load all                load every avatar, all at once
         reload <row>            load that avatar again, even if it is cached (a retry)
+        cancel <row>            give up on the request in flight for that row
         add <address> <name>    add a contact
         latency <milliseconds>  (simulated service) how long each request takes
         failure-rate <0...1>    (simulated service) the share of requests that fail
@@ -39,6 +41,7 @@ enum AvatarsCommand: Equatable {
         case "load" where argument.lowercased() == "all": self = .loadAll
         case "load": self = .load(row: try CommandError.row(argument, for: word))
         case "reload": self = .reload(row: try CommandError.row(argument, for: word))
+        case "cancel": self = .cancel(row: try CommandError.row(argument, for: word))
         case "add":
             let (address, name) = argument.splitCommand()
             guard !address.isEmpty, !name.isEmpty else {

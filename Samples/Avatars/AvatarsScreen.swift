@@ -58,14 +58,14 @@ final class AvatarsScreen {
         if state.rows.isEmpty { lines.append("  No contacts yet.") }
         for (index, row) in state.rows.enumerated() {
             lines.append(
-                "  \(index + 1). \(row.name) <\(row.avatar.address)>  \(text(for: row.avatar.status))"
+                "  \(index + 1). \(row.name.terminalSafe) <\(row.avatar.address.terminalSafe)>  \(text(for: row.avatar.status))"
             )
             if case .loaded(.drawable(let width, let height, let pixels)) = row.avatar.status {
                 lines += drawing(width: width, height: height, pixels: pixels, inColour: inColour)
                     .map { "       " + $0 }
             }
         }
-        if let error = state.lastError { lines.append("  ! \(error)") }
+        if let error = state.lastError { lines.append("  ! \(error.terminalSafe)") }
         return lines.joined(separator: "\n")
     }
 
@@ -75,8 +75,8 @@ final class AvatarsScreen {
         case .loading: "[loading…]"
         case .loaded(.drawable(let width, let height, _)): "[avatar: \(width)×\(height) PPM]"
         case .loaded(.undrawable(let format, let byteCount)):
-            "[avatar: \(format), \(byteCount) bytes, not drawable here]"
-        case .failed(let message): "[failed: \(message)]"
+            "[avatar: \(format.terminalSafe), \(byteCount) bytes, not drawable here]"
+        case .failed(let message): "[failed: \(message.terminalSafe)]"
         }
     }
 

@@ -64,6 +64,10 @@ final class AvatarsSession {
             } else {
                 await avatar.load()
             }
+        case .cancel(let row):
+            guard let avatar = list.avatarPresenter(at: row - 1) else { return failure() }
+            tracer.record(from: .view, to: .presenter, "cancelTapped(row: \(row - 1))")
+            avatar.cancelTapped()
         case .loadAll:
             tracer.record(from: .view, to: .presenter, "loadAllTapped()")
             if console.isInteractive { list.loadAllTapped() } else { await list.loadAll() }

@@ -12,7 +12,7 @@ import MVCTracing
 import SampleSupport
 
 let usage = """
-    USAGE: avatars [--source URL] [--trace] [--help]
+    USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [--help]
 
     Contacts with their avatars. A ModelManager facade forwards each call to the sub-manager whose
     protocol declares it; the data manager publishes keyed updates, and each row hears only its own
@@ -28,6 +28,9 @@ let usage = """
       --source URL   load avatars from <URL>/<address>: a folder (file:///path/) or an HTTP server
                      (such as `python3 -m http.server` on loopback). Without it, a simulated service
                      draws a picture per address.
+      --timeout SECONDS
+                     how long a request to --source may wait for the server, and take in all
+                     (default 10); an answer larger than 4 MiB is refused either way
       --trace        print each hop across a layer boundary as it happens
       --help         show this help
 
@@ -41,10 +44,11 @@ let usage = """
 func run() async -> Int32 {
     let console = Console()
     let arguments = LaunchArguments.parseOrExit(
-        usage: usage, knownFlags: ["--trace"], knownOptions: ["--source"], console: console)
+        usage: usage, knownFlags: ["--trace"], knownOptions: ["--source", "--timeout"],
+        console: console)
     let tracer =
         arguments.contains("--trace")
-        ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
+        ? HopTracer { hop in console.print("  trace: \(hop.description.terminalSafe)") } : .disabled
 
     let service: any AvatarService
     let simulator: SimulatedAvatarService?
@@ -55,7 +59,16 @@ func run() async -> Int32 {
             console.printError("--source needs a file://, http:// or https:// URL, not '\(source)'")
             exitProcess(usageExitStatus)
         }
-        service = LiveAvatarService(baseURL: url)
+        var timeout = Duration.seconds(10)
+        if let text = arguments.values["--timeout"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3_600 else {
+                console.printError(
+                    "--timeout needs a number of seconds from 0 to 3600, not '\(text)'")
+                exitProcess(usageExitStatus)
+            }
+            timeout = .milliseconds(Int64(seconds * 1_000))
+        }
+        service = LiveAvatarService(baseURL: url, timeout: timeout)
         simulator = nil
     } else {
         let simulated = SimulatedAvatarService(latency: .milliseconds(150))

@@ -31,7 +31,7 @@ let arguments = LaunchArguments.parseOrExit(usage: usage, knownFlags: ["--trace"
 
 let tracer =
     arguments.contains("--trace")
-    ? HopTracer { hop in console.print("  trace: \(hop)") } : .disabled
+    ? HopTracer { hop in console.print("  trace: \(hop.description.terminalSafe)") } : .disabled
 let model = SwitchesModel(tracer: tracer)
 let presenter = SwitchesPresenter(model: model, tracer: tracer)
 let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)

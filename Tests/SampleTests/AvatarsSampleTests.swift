@@ -135,13 +135,55 @@ struct AvatarsSampleTests {
     func help() throws {
         let run = try SampleRunner.run("avatars", ["--help"])
 
-        #expect(run.output.hasPrefix("USAGE: avatars [--source URL] [--trace] [--help]"))
+        #expect(
+            run.output.hasPrefix(
+                "USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [--help]"))
         for command in [
-            "list", "load <row>", "load all", "reload <row>", "add <address> <name>",
+            "list", "load <row>", "load all", "reload <row>", "cancel <row>",
+            "add <address> <name>",
             "latency <milliseconds>",
             "failure-rate <0...1>", "stats", "help", "quit",
         ] {
             #expect(run.output.contains("\n\(command) "), "--help does not list \(command)")
         }
+    }
+}
+
+@Suite("The avatars sample against a hostile source")
+struct AvatarsHostileSourceTests {
+    @Test("a picture with a negative sample is a typed failure on its row, not a crash")
+    func negativeSample() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "avatars-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("P3 1 1 255 -1 0 0".utf8).write(to: folder.appending(path: "ada@example.com"))
+
+        let run = try SampleRunner.run(
+            "avatars", ["--source", folder.absoluteString], script: "load 1\ncancel 1\n")
+
+        #expect(run.status == 0)
+        #expect(
+            run.output.contains(
+                "[avatar: PPM (the PPM image is cut short), 17 bytes, not drawable here]"))
+    }
+
+    @Test("--timeout must be a number of seconds")
+    func badTimeout() throws {
+        let run = try SampleRunner.run(
+            "avatars", ["--source", "http://127.0.0.1:9/", "--timeout", "soon"])
+
+        #expect(run.status == 64)
+        #expect(
+            run.errorLines.first
+                == "error: --timeout needs a number of seconds from 0 to 3600, not 'soon'")
+    }
+
+    @Test("a server's error text is shown with its control characters made visible")
+    func hostileText() throws {
+        let run = try SampleRunner.run(
+            "avatars", [], script: "add \u{1B}[2Jeve@example.com Eve\u{7}\nlist\n")
+
+        #expect(!run.output.contains("\u{1B}[2J") && !run.errors.contains("\u{1B}"))
     }
 }

@@ -74,10 +74,69 @@ struct LiveAvatarServiceTests {
     }
 }
 
+@Suite("The live avatar service against a hostile server")
+struct HostileServerTests {
+    private let ada = address("ada@example.com")
+
+    @Test("an answer that announces more than the limit is refused at once")
+    func announcedTooLarge() async throws {
+        let server = try LoopbackServer(avatar: Data())
+        defer { server.stop() }
+        let service = LiveAvatarService(baseURL: server.url("huge"), timeout: .seconds(5))
+
+        await #expect(
+            throws: AvatarServiceError.tooLarge(
+                limit: LiveAvatarService.defaultMaximumResponseSize,
+                url: server.url("huge").absoluteString + "/ada%40example.com")
+        ) { try await service.avatar(for: ada) }
+    }
+
+    @Test("a server that keeps sending is cut off at the limit")
+    func endlessAnswer() async throws {
+        let server = try LoopbackServer(avatar: Data())
+        defer { server.stop() }
+        let service = LiveAvatarService(
+            baseURL: server.url("endless"), timeout: .seconds(5), maximumResponseSize: 1_000_000)
+
+        await #expect(
+            throws: AvatarServiceError.tooLarge(
+                limit: 1_000_000, url: server.url("endless").absoluteString + "/ada%40example.com")
+        ) { try await service.avatar(for: ada) }
+    }
+
+    @Test("a server that answers a byte at a time is stopped by the timeout")
+    func tricklingAnswer() async throws {
+        let server = try LoopbackServer(avatar: Data())
+        defer { server.stop() }
+        let service = LiveAvatarService(baseURL: server.url("trickle"), timeout: .seconds(1))
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        do {
+            _ = try await service.avatar(for: ada)
+            Issue.record("a trickling answer returned an avatar")
+        } catch .transport {
+        } catch {
+            Issue.record("a trickling answer gave \(error), not a transport error")
+        }
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test("a file larger than the limit is refused, not read whole")
+    func largeFile() async throws {
+        let folder = try TemporaryFolder()
+        try Data(count: 2_000).write(to: folder.file("ada@example.com"))
+        let service = LiveAvatarService(baseURL: folder.url, maximumResponseSize: 1_000)
+
+        await #expect(throws: AvatarServiceError.self) { try await service.avatar(for: ada) }
+    }
+}
+
 /// A small HTTP server on 127.0.0.1 (Python's standard library), started and stopped by the test.
 ///
 /// The first path component picks the behaviour: `ok` serves the avatar, `missing` answers 404,
-/// `broken` 500, `slow` waits three seconds first, `drop` closes the connection without answering.
+/// `broken` 500, `slow` waits three seconds first, `drop` closes the connection without answering,
+/// `huge` announces 100 MiB, `endless` sends without end, `trickle` sends a byte every 0.2 s forever.
 ///
 /// The server exits when its standard input closes: when ``stop()`` closes it, or when the test
 /// process ends in any way. (`terminate()` alone is not enough: `python3` may be a launcher script
@@ -103,6 +162,20 @@ final class LoopbackServer {
                     self.connection.close(); return
                 if kind == 'slow':
                     time.sleep(3)
+                if kind == 'huge':
+                    self.send_response(200)
+                    self.send_header('Content-Length', str(100 * 1024 * 1024))
+                    self.end_headers()
+                    return
+                if kind in ('endless', 'trickle'):
+                    self.send_response(200)
+                    self.end_headers()
+                    try:
+                        while True:
+                            self.wfile.write(b'P' * (65536 if kind == 'endless' else 1))
+                            self.wfile.flush()
+                            time.sleep(0.01 if kind == 'endless' else 0.2)
+                    except Exception: return
                 status = {'ok': 200, 'slow': 200, 'missing': 404, 'broken': 500}.get(kind, 404)
                 body = avatar if status == 200 else b'no'
                 self.send_response(status)

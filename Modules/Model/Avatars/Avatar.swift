@@ -1,15 +1,27 @@
 public import Foundation
 
-/// A picture of a contact: the bytes as received, and their format.
+/// A picture of a contact: the bytes as received, their format, and the decoded picture.
+///
+/// The bytes are decoded when the avatar is made, which is where they arrive: off the main actor,
+/// in the service. So a large picture never stalls a screen, and a screen never decodes anything.
 public struct Avatar: Sendable, Equatable {
     /// The image bytes, exactly as the service returned them.
     public let data: Data
     /// The format the bytes are in, recognized from their first bytes.
-    public var format: ImageFormat { ImageFormat(recognizing: data) }
+    public let format: ImageFormat
+    /// The decoded picture, or why the bytes are not one; `nil` for formats other than netpbm,
+    /// which are not decoded.
+    public let picture: Result<Picture, PictureError>?
 
-    /// Wraps image bytes.
+    /// Wraps image bytes, decoding them if they are a netpbm picture.
+    ///
+    /// - Complexity: O(*n*) in the size of `data`.
     public init(data: Data) {
         self.data = data
+        self.format = ImageFormat(recognizing: data)
+        self.picture =
+            format == .netpbm
+            ? Result { () throws(PictureError) in try Picture(netpbm: data) } : nil
     }
 }
 

@@ -17,6 +17,8 @@ public enum ModelUpdate: KeyedUpdate, Sendable, Equatable {
     case avatarLoading(EmailAddress)
     /// The avatar of an address was loaded and stored.
     case avatarLoaded(EmailAddress)
+    /// A request for the avatar of an address was answered from the cache, without a fetch.
+    case avatarAlreadyLoaded(EmailAddress)
     /// Loading the avatar of an address failed; the message says why.
     case avatarFailed(EmailAddress, message: String)
     /// A request for the avatar of an address was cancelled before it finished.
@@ -27,7 +29,8 @@ public enum ModelUpdate: KeyedUpdate, Sendable, Equatable {
     /// What the update is about.
     public var key: Key {
         switch self {
-        case .avatarLoading(let address), .avatarLoaded(let address), .avatarFailed(let address, _),
+        case .avatarLoading(let address), .avatarLoaded(let address),
+            .avatarAlreadyLoaded(let address), .avatarFailed(let address, _),
             .avatarCancelled(let address):
             .avatar(address)
         case .contactsChanged:

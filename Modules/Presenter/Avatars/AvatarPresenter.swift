@@ -78,6 +78,8 @@ public final class AvatarPresenter: ViewStatePresenter {
         switch update {
         case .avatarLoading:
             status = .loading
+        case .avatarAlreadyLoaded:
+            return
         case .avatarLoaded:
             guard let avatar = manager.avatar(for: address) else { return }
             status = .loaded(Self.picture(avatar))
@@ -93,19 +95,17 @@ public final class AvatarPresenter: ViewStatePresenter {
 
     /// What a view can do with `avatar`: draw it, if it is a readable netpbm picture.
     static func picture(_ avatar: Avatar) -> PictureViewState {
-        let format = avatar.format
-        guard format == .netpbm else {
-            return .undrawable(format: format.description, byteCount: avatar.data.count)
-        }
-        do {
-            let picture = try Picture(netpbm: avatar.data)
-            return .drawable(
+        switch avatar.picture {
+        case .success(let picture):
+            .drawable(
                 width: picture.width,
                 height: picture.height,
                 pixels: picture.pixels.map { .init(red: $0.red, green: $0.green, blue: $0.blue) }
             )
-        } catch {
-            return .undrawable(format: "PPM (\(error))", byteCount: avatar.data.count)
+        case .failure(let error):
+            .undrawable(format: "PPM (\(error))", byteCount: avatar.data.count)
+        case nil:
+            .undrawable(format: avatar.format.description, byteCount: avatar.data.count)
         }
     }
 }

@@ -20,6 +20,8 @@ public enum AvatarServiceError: Error, Sendable, Equatable, CustomStringConverti
     case httpStatus(Int, url: String)
     /// The request failed on the way: refused, dropped, timed out, unreadable file.
     case transport(String, url: String)
+    /// The answer was larger than the limit, in bytes; it was cut off, not kept.
+    case tooLarge(limit: Int, url: String)
     /// The request was cancelled before it finished.
     case cancelled
     /// The simulated service failed on purpose (its failure rate).
@@ -31,6 +33,8 @@ public enum AvatarServiceError: Error, Sendable, Equatable, CustomStringConverti
         case .notFound(let address): "no avatar for \(address)"
         case .httpStatus(let status, let url): "the server answered \(status) for \(url)"
         case .transport(let reason, let url): "cannot fetch \(url): \(reason)"
+        case .tooLarge(let limit, let url):
+            "the answer from \(url) is larger than \(limit) bytes; it was not kept"
         case .cancelled: "the request was cancelled"
         case .simulatedFailure(let address):
             "the simulated service failed to load \(address) (failure rate)"

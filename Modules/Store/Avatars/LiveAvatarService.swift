@@ -12,24 +12,37 @@ public import MVCModel
 /// 200...299 is ``AvatarServiceError/httpStatus(_:url:)``, and a refused, dropped or timed-out
 /// connection is ``AvatarServiceError/transport(_:url:)``. A `file://` base is read directly,
 /// because `URLSession` on Linux does not load file URLs; a missing file is `notFound`.
+///
+/// **A server is not trusted.** An answer larger than ``maximumResponseSize`` is cut off as soon
+/// as it grows past it (or refused at once if it announces its size) and ends as
+/// ``AvatarServiceError/tooLarge(limit:url:)``, so a server that keeps sending cannot grow the
+/// process. A request that waits longer than ``timeout`` for the connection or between bytes, or
+/// takes longer than ``timeout`` in all, ends as a transport error saying it timed out, so a
+/// server that never answers, or answers a byte at a time, cannot hold a request for long.
 public struct LiveAvatarService: AvatarService {
     /// The folder or server avatars are fetched from.
     public let baseURL: URL
-    private let session: URLSession
+    /// How long a request may wait for the server, and may take in all.
+    public let timeout: Duration
+    /// The largest answer accepted, in bytes.
+    public let maximumResponseSize: Int
+
+    /// The default limit on an answer's size: 4 MiB, far above any avatar.
+    public static let defaultMaximumResponseSize = 4 * 1_024 * 1_024
 
     /// Creates a service for `baseURL`.
     ///
     /// - Parameters:
     ///   - baseURL: A `file://` folder or an `http(s)://` location; the address is appended to it.
-    ///   - timeout: How long a request may take before it fails.
-    public init(baseURL: URL, timeout: Duration = .seconds(10)) {
+    ///   - timeout: How long a request may wait for the server, and may take in all.
+    ///   - maximumResponseSize: The largest answer accepted, in bytes.
+    public init(
+        baseURL: URL, timeout: Duration = .seconds(10),
+        maximumResponseSize: Int = LiveAvatarService.defaultMaximumResponseSize
+    ) {
         self.baseURL = baseURL
-        let configuration = URLSessionConfiguration.ephemeral
-        let seconds =
-            Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
-        session = URLSession(configuration: configuration)
+        self.timeout = timeout
+        self.maximumResponseSize = max(0, maximumResponseSize)
     }
 
     /// The URL the avatar of `address` is fetched from.
@@ -49,22 +62,22 @@ public struct LiveAvatarService: AvatarService {
     public func avatar(for address: EmailAddress) async throws(AvatarServiceError) -> Avatar {
         let url = url(for: address)
         if url.isFileURL { return try await readFile(url, address: address) }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(from: url)
-        } catch {
-            if Task.isCancelled || (error as? URLError)?.code == .cancelled { throw .cancelled }
-            throw .transport(Self.describe(error), url: url.absoluteString)
+        let download = CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout)
+        let outcome = await download.run()
+        switch outcome {
+        case .finished(let data, let status):
+            if status == 404 { throw .notFound(address) }
+            guard (200...299).contains(status) else {
+                throw .httpStatus(status, url: url.absoluteString)
+            }
+            return Avatar(data: data)
+        case .tooLarge:
+            throw .tooLarge(limit: maximumResponseSize, url: url.absoluteString)
+        case .cancelled:
+            throw .cancelled
+        case .failed(let reason):
+            throw .transport(reason, url: url.absoluteString)
         }
-        guard let status = (response as? HTTPURLResponse)?.statusCode else {
-            throw .transport("the answer is not HTTP", url: url.absoluteString)
-        }
-        if status == 404 { throw .notFound(address) }
-        guard (200...299).contains(status) else {
-            throw .httpStatus(status, url: url.absoluteString)
-        }
-        return Avatar(data: data)
     }
 
     @concurrent
@@ -75,21 +88,18 @@ public struct LiveAvatarService: AvatarService {
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
-            return Avatar(data: try handle.readToEnd() ?? Data())
+            // One byte more than the limit tells "too large" from "exactly at the limit", and a
+            // file that never ends (a device, a pipe) is read no further.
+            let data = try handle.read(upToCount: maximumResponseSize + 1) ?? Data()
+            guard data.count <= maximumResponseSize else {
+                throw AvatarServiceError.tooLarge(
+                    limit: maximumResponseSize, url: url.absoluteString)
+            }
+            return Avatar(data: data)
+        } catch let error as AvatarServiceError {
+            throw error
         } catch {
-            throw .transport(Self.describe(error), url: url.absoluteString)
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return error.localizedDescription }
-        switch urlError.code {
-        case .timedOut: return "the request timed out"
-        case .cannotConnectToHost: return "the server refused the connection"
-        case .networkConnectionLost: return "the connection was dropped"
-        case .cannotFindHost: return "the host was not found"
-        case .badServerResponse: return "the server sent a malformed answer"
-        default: return urlError.localizedDescription
+            throw .transport(error.localizedDescription, url: url.absoluteString)
         }
     }
 }

@@ -1,5 +1,4 @@
 public import MVCModel
-public import MVCObservation
 public import MVCTracing
 
 /// Everything a screen may ask of the model: the union of the sub-managers' operations.

@@ -1,5 +1,4 @@
 public import MVCModel
-public import MVCObservation
 public import MVCTracing
 
 /// The operations of the remote connection manager: loading avatars, retrying, cancelling.
@@ -51,21 +50,26 @@ extension RemoteConnectionManagerForwarding {
 
 /// Loads missing avatars through an ``AvatarService`` and hands them to the data manager.
 ///
-/// - A cached address is never requested again (a cache hit).
+/// - A cached address is never requested again (a cache hit, published as
+///   `ModelUpdate.avatarAlreadyLoaded`).
 /// - Concurrent requests for one address share one service call (coalesced).
 /// - A failure is reported once, as `ModelUpdate.avatarFailed`, and
 ///   ``reloadAvatar(for:)`` retries.
-/// - A cancelled request stores and reports nothing but `ModelUpdate.avatarCancelled`.
+/// - A cancelled request ends at once, as `ModelUpdate.avatarCancelled`; a request made after it
+///   starts a fresh call, and the cancelled call's result is dropped.
 ///
-/// The service runs off the main actor; results come back to it.
+/// The decisions are ``AvatarRequests``' (a pure state machine); this class runs the fetches off
+/// the main actor and hands their results back to it.
 @MainActor
 public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     private let dataManager: any DataManagerOperations
     private let service: any AvatarService
     private let tracer: HopTracer
-    private var inFlight: [EmailAddress: Task<Void, Never>] = [:]
+    private var requests = AvatarRequests()
+    private var fetches: [Int: Task<Void, Never>] = [:]
+
     /// What the manager did so far.
-    public private(set) var statistics = RequestStatistics()
+    public var statistics: RequestStatistics { requests.statistics }
 
     /// Creates a manager that stores what `service` returns in `dataManager`.
     ///
@@ -84,64 +88,70 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
 
     /// Starts loading in the background.
     public func requestAvatar(for address: EmailAddress) {
-        _ = start(address)
+        _ = run(requests.requested(address, isCached: dataManager.avatar(for: address) != nil))
     }
 
     /// Loads and waits.
     public func loadAvatar(for address: EmailAddress) async {
-        await start(address)?.value
+        let fetch = run(
+            requests.requested(address, isCached: dataManager.avatar(for: address) != nil))
+        await fetch?.value
     }
 
     /// Forgets the cached avatar and loads again; a request in flight is joined, not repeated.
     public func reloadAvatar(for address: EmailAddress) async {
-        if inFlight[address] == nil { dataManager.forgetAvatar(for: address) }
+        if requests.inFlight[address] == nil { dataManager.forgetAvatar(for: address) }
         await loadAvatar(for: address)
     }
 
     /// Cancels the request in flight for `address`, if any.
     public func cancelAvatarRequest(for address: EmailAddress) {
-        inFlight[address]?.cancel()
+        _ = run(requests.cancelRequested(address))
     }
 
-    /// Decides what a request needs: nothing (cached), the request in flight, or a new call.
-    private func start(_ address: EmailAddress) -> Task<Void, Never>? {
-        if dataManager.avatar(for: address) != nil {
-            statistics.cacheHits += 1
-            return nil
+    /// Runs effects; returns the fetch a request started or joined, to wait for.
+    private func run(_ effects: [AvatarRequests.Effect]) -> Task<Void, Never>? {
+        var fetch: Task<Void, Never>?
+        for effect in effects {
+            switch effect {
+            case .startFetch(let address, let generation):
+                fetch = startFetch(address, generation: generation)
+            case .cancelFetch(let generation):
+                fetches.removeValue(forKey: generation)?.cancel()
+            case .join(let generation):
+                fetch = fetches[generation]
+            case .store(let avatar, let address):
+                dataManager.saveAvatar(avatar, for: address)
+            case .publish(let update):
+                dataManager.propagate(update)
+            }
         }
-        if let running = inFlight[address] {
-            statistics.coalesced += 1
-            return running
-        }
-        statistics.requests += 1
-        dataManager.propagate(.avatarLoading(address))
+        return fetch
+    }
+
+    private func startFetch(_ address: EmailAddress, generation: Int) -> Task<Void, Never> {
         tracer.record(from: .store, to: .service, "avatar(for: \(address))")
         let service = self.service
-        let task = Task {
-            let result: Result<Avatar, AvatarServiceError>
-            do throws(AvatarServiceError) {
-                result = .success(try await service.avatar(for: address))
-            } catch {
-                result = .failure(error)
-            }
-            self.finish(address, with: result, wasCancelled: Task.isCancelled)
+        let fetch = Task {
+            let result = await Self.fetch(address, from: service)
+            self.fetches[generation] = nil
+            _ = self.run(
+                self.requests.fetchFinished(address, generation: generation, result: result))
         }
-        inFlight[address] = task
-        return task
+        fetches[generation] = fetch
+        return fetch
     }
 
-    private func finish(
-        _ address: EmailAddress, with result: Result<Avatar, AvatarServiceError>, wasCancelled: Bool
-    ) {
-        inFlight[address] = nil
-        switch result {
-        case _ where wasCancelled, .failure(.cancelled):
-            dataManager.propagate(.avatarCancelled(address))
-        case .success(let avatar):
-            dataManager.saveAvatar(avatar, for: address)
-        case .failure(let error):
-            statistics.failures += 1
-            dataManager.propagate(.avatarFailed(address, message: error.description))
+    /// Calls the service off the main actor (an avatar is decoded where it is made, so a large
+    /// picture is decoded there too, not on the main actor).
+    @concurrent
+    private nonisolated static func fetch(_ address: EmailAddress, from service: any AvatarService)
+        async -> Result<Avatar, AvatarServiceError>
+    {
+        do throws(AvatarServiceError) {
+            return .success(try await service.avatar(for: address))
+        } catch {
+            return .failure(error)
         }
     }
 }
