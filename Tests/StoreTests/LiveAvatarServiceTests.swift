@@ -119,7 +119,8 @@ struct HostileServerTests {
         } catch {
             Issue.record("a trickling answer gave \(error), not a transport error")
         }
-        #expect(clock.now - start < .seconds(5))
+        // Far more than the one-second timeout, far less than the forever it would take otherwise.
+        #expect(clock.now - start < .seconds(15))
     }
 
     @Test("a file larger than the limit is refused, not read whole")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -57,17 +58,19 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         // URLSession on Linux does not enforce the total (resource) timeout: a server that sends a
-        // byte now and then would hold the request for ever. The deadline is kept here instead.
-        let deadline = Task { [timeout, self] in
-            do { try await Task.sleep(for: timeout) } catch { return }
-            let task = self.state.withLock { state in
+        // byte now and then would hold the request for ever. The deadline is kept here instead, on
+        // a dispatch queue rather than as a task, so that a busy cooperative thread pool cannot
+        // delay it.
+        let deadline = DispatchWorkItem { [self] in
+            let task = state.withLock { state in
                 state.didTimeOut = true
                 return state.task
             }
             // Answer at once: URLSession may take its time to report the cancellation.
-            self.finish(.failed("the request timed out"))
+            finish(.failed("the request timed out"))
             task?.cancel()
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         defer { deadline.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
