@@ -58,31 +58,36 @@ enum AtomicFile {
     }
 
     /// Replaces the file at `url` with `data`, atomically and durably, creating its folder if needed.
-    static func write(_ data: Data, to url: URL) throws(PersistenceError) {
+    ///
+    /// - Parameter steps: The file-system calls the replacement makes; the real ones unless a test
+    ///   records them to check every state a power cut could leave.
+    static func write(
+        _ data: Data, to url: URL, steps: any FileReplacementSteps = POSIXReplacementSteps()
+    ) throws(PersistenceError) {
         let target = URL(fileURLWithPath: try resolvedPath(url))
         let folder = target.deletingLastPathComponent()
         try createFolder(folder, for: url)
         let temporary = folder.appending(
-            path: ".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unwritable(path: url.path, reason: lastError()) }
-        var succeeded = false
-        defer {
-            if !succeeded { unlink(temporary.path) }
-        }
-        do {
-            defer { close(descriptor) }
-            try keepPermissions(of: target, on: descriptor, path: url.path)
-            try writeAll(data, to: descriptor, path: url.path)
-            guard fsync(descriptor) == 0 else {
-                throw PersistenceError.unwritable(path: url.path, reason: lastError())
+            path: ".\(target.lastPathComponent).\(UUID().uuidString).tmp"
+        ).path
+        do throws(FileReplacementFailure) {
+            let handle = try steps.createNew(temporary)
+            var succeeded = false
+            defer {
+                if !succeeded { steps.remove(temporary) }
             }
+            do {
+                defer { steps.close(handle) }
+                try steps.copyPermissions(from: target.path, to: handle)
+                try steps.write(data, to: handle)
+                try steps.sync(handle)
+            }
+            try steps.rename(temporary, to: target.path)
+            succeeded = true
+            try steps.syncFolder(folder.path)
+        } catch {
+            throw .unwritable(path: url.path, reason: error.reason)
         }
-        guard rename(temporary.path, target.path) == 0 else {
-            throw .unwritable(path: url.path, reason: lastError())
-        }
-        succeeded = true
-        try syncFolder(folder, for: url)
     }
 
     /// The path a read or write really touches: `url`'s, with symbolic links followed (the file
@@ -103,21 +108,6 @@ enum AtomicFile {
                 ).path
         }
         throw .unreadable(path: url.path, reason: "too many levels of symbolic links")
-    }
-
-    /// Gives the new file the mode, owner and group of the file it replaces; a new file keeps the
-    /// owner-only mode it was created with.
-    private static func keepPermissions(of target: URL, on descriptor: Int32, path: String)
-        throws(PersistenceError)
-    {
-        var status = stat()
-        guard stat(target.path, &status) == 0 else { return }
-        // Changing the owner needs privileges most processes lack; the mode is what matters.
-        _ = fchown(descriptor, status.st_uid, status.st_gid)
-        guard fchmod(descriptor, status.st_mode & 0o7777) == 0 else {
-            throw .unwritable(
-                path: path, reason: "cannot keep the file's permissions: \(lastError())")
-        }
     }
 
     /// Creates `folder` and any missing parents, saying which one could not be made and why.
@@ -141,37 +131,13 @@ enum AtomicFile {
         try syncFolder(parent, for: target)
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String)
-        throws(PersistenceError)
-    {
-        let failure: String? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return nil }
-                let written = writeBytes(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return lastError()
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure { throw .unwritable(path: path, reason: failure) }
-    }
-
-    /// Flushes a folder so that a rename or a new entry in it is durable.
-    ///
-    /// File systems that cannot flush folders say so with `EINVAL` (or cannot open them for
-    /// reading); that is not an error. Any other failure is: the rename may not survive a power cut.
+    /// Flushes a folder a write had to create into its parent; see
+    /// `POSIXReplacementSteps.syncFolder(_:)`.
     private static func syncFolder(_ folder: URL, for target: URL) throws(PersistenceError) {
-        let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 || errno == EINVAL || errno == EROFS else {
-            throw .unwritable(
-                path: target.path,
-                reason: "the file was replaced, but flushing \(folder.path) failed: \(lastError())")
+        do throws(FileReplacementFailure) {
+            try POSIXReplacementSteps().syncFolder(folder.path)
+        } catch {
+            throw .unwritable(path: target.path, reason: error.reason)
         }
     }
 
@@ -200,9 +166,4 @@ struct FileIdentity: Equatable, Sendable {
             modifiedNanoseconds = status.st_mtim.tv_nsec
         #endif
     }
-}
-
-/// Calls the C library's `write`, whose name `AtomicFile.write(_:to:)` hides inside the enum.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

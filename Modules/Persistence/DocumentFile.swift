@@ -47,8 +47,16 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         try AtomicFile.write(encode(document), to: url)
     }
 
+    /// Writes `document` through `steps` instead of the real file-system calls, so a test can
+    /// record them and check every state a power cut could leave.
+    package func save(_ document: Document, steps: any FileReplacementSteps)
+        throws(PersistenceError)
+    {
+        try AtomicFile.write(encode(document), to: url, steps: steps)
+    }
+
     /// The bytes a save writes: the envelope with the current version.
-    func encode(_ document: Document) throws(PersistenceError) -> Data {
+    package func encode(_ document: Document) throws(PersistenceError) -> Data {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -60,7 +68,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     }
 
     /// The document in `data`, as a load finds it.
-    func decode(_ data: Data) throws(PersistenceError) -> Document {
+    package func decode(_ data: Data) throws(PersistenceError) -> Document {
         let envelope: VersionedEnvelope
         do {
             envelope = try JSONDecoder().decode(VersionedEnvelope.self, from: data)

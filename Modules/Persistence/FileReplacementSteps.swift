@@ -1,0 +1,135 @@
+package import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file-system calls an atomic replacement makes, in the order `AtomicFile.write` makes
+/// them: create a temporary file, give it the target's permissions, write, sync, close, rename it
+/// over the target, sync the folder.
+///
+/// The real calls are ``POSIXReplacementSteps``. A test can substitute a simulated disk that
+/// records the calls and works out every state a power cut could leave (data not yet synced
+/// dropped, a rename not yet synced undone), to check that each one holds the old document or the
+/// new one. Killing a process cannot show that: the page cache survives a killed process.
+package protocol FileReplacementSteps: Sendable {
+    /// Creates the file at `path`, which must not exist, readable and writable by its owner only.
+    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32
+    /// Gives the new file the mode (and owner, where allowed) of the file at `target`, if any.
+    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure)
+    /// Writes all of `data`.
+    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure)
+    /// Makes the written data durable.
+    func sync(_ handle: Int32) throws(FileReplacementFailure)
+    /// Closes the file.
+    func close(_ handle: Int32)
+    /// Renames `source` over `destination`, atomically.
+    func rename(_ source: String, to destination: String) throws(FileReplacementFailure)
+    /// Makes the folder's entries (the rename) durable.
+    func syncFolder(_ path: String) throws(FileReplacementFailure)
+    /// Removes a temporary file left by a failed replacement.
+    func remove(_ path: String)
+}
+
+/// Why a step of a replacement failed, in a few words.
+package struct FileReplacementFailure: Error, Sendable {
+    /// The system's explanation.
+    package var reason: String
+
+    package init(_ reason: String) {
+        self.reason = reason
+    }
+
+    /// The failure `errno` describes.
+    static var current: FileReplacementFailure {
+        FileReplacementFailure(String(cString: strerror(errno)))
+    }
+}
+
+/// The real file-system calls of a replacement.
+package struct POSIXReplacementSteps: FileReplacementSteps {
+    package init() {}
+
+    package func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
+        let handle = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard handle >= 0 else { throw .current }
+        return handle
+    }
+
+    package func copyPermissions(from target: String, to handle: Int32)
+        throws(FileReplacementFailure)
+    {
+        var status = stat()
+        guard stat(target, &status) == 0 else { return }
+        // Changing the owner needs privileges most processes lack; the mode is what matters.
+        _ = fchown(handle, status.st_uid, status.st_gid)
+        guard fchmod(handle, status.st_mode & 0o7777) == 0 else {
+            throw FileReplacementFailure(
+                "cannot keep the file's permissions: \(FileReplacementFailure.current.reason)")
+        }
+    }
+
+    package func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
+        let failure: FileReplacementFailure? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                guard let base = buffer.baseAddress else { return nil }
+                let written = writeBytes(handle, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return .current
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    package func sync(_ handle: Int32) throws(FileReplacementFailure) {
+        guard fsync(handle) == 0 else { throw .current }
+    }
+
+    package func close(_ handle: Int32) {
+        _ = closeHandle(handle)
+    }
+
+    package func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
+        guard renameFile(source, destination) == 0 else { throw .current }
+    }
+
+    /// File systems that cannot flush folders say so with `EINVAL` (or cannot open them for
+    /// reading); that is not an error. Any other failure is: the rename may not survive a power
+    /// cut.
+    package func syncFolder(_ path: String) throws(FileReplacementFailure) {
+        let handle = open(path, O_RDONLY | O_CLOEXEC)
+        guard handle >= 0 else { return }
+        defer { _ = closeHandle(handle) }
+        guard fsync(handle) == 0 || errno == EINVAL || errno == EROFS else {
+            throw FileReplacementFailure(
+                "the file was written, but flushing the folder \(path) failed: \(FileReplacementFailure.current.reason)"
+            )
+        }
+    }
+
+    package func remove(_ path: String) {
+        unlink(path)
+    }
+}
+
+/// The C library's calls whose names the methods above hide.
+private func writeBytes(_ handle: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(handle, bytes, count)
+}
+
+private func closeHandle(_ handle: Int32) -> Int32 {
+    close(handle)
+}
+
+private func renameFile(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
