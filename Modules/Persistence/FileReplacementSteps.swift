@@ -102,6 +102,8 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
         guard renameFile(source, destination) == 0 else { throw .current }
     }
 
+    /// Flushes the folder's entries.
+    ///
     /// File systems that cannot flush folders say so with `EINVAL` (or cannot open them for
     /// reading); that is not an error. Any other failure is: the rename may not survive a power
     /// cut.

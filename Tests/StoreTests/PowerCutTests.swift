@@ -5,9 +5,11 @@ import MVCStore
 import Synchronization
 import Testing
 
-/// A disk that records a replacement's calls and knows, after each one, which states a power cut
-/// could leave: data written but not synced may be lost, a rename or a new entry not yet synced
-/// into its folder may be undone. Only the target file matters here.
+/// A disk that records a replacement's calls and the states a power cut could leave.
+///
+/// After each call it notes what the target could hold after a cut: data written but not synced
+/// may be lost, a rename or a new entry not yet synced into its folder may be undone. Only the
+/// target file matters here.
 final class SimulatedDisk: FileReplacementSteps {
     private struct Disk {
         /// Each file's content as written, and as synced.
