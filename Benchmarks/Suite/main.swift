@@ -30,4 +30,5 @@ if arguments.contains("--help") {
     ObservationBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
     await AttractionBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
     await AvatarBenchmarks.run(scale: isQuick ? 1 : 10, stopwatch: stopwatch)
+    await SharingBenchmarks.run(stopwatch: stopwatch)
 }

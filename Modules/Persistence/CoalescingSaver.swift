@@ -10,7 +10,7 @@ public import MVCTracing
 ///
 /// **Several processes.** The saver keeps the snapshot of the file it last read or wrote. Each
 /// write is a locked read–check–write (see `DocumentFile.save(_:over:merge:)`): if another
-/// process saved since, the versions are merged with ``merge`` and the merge is written. With
+/// process saved since, the versions are merged with the `merge` function given at creation, and the merge is written. With
 /// ``watch(every:)`` the saver also checks the file periodically. Either way, when the file turns
 /// out to hold changes this process has not seen, the owner's ``reconcile`` is called on the main
 /// actor to take them in (a store turns them into ordinary change events).

@@ -8,7 +8,7 @@ extension FileFormat where Document == [Attraction] {
     /// - Version 1 stored names only: `[{"id": "<uuid>", "name": "..."}]`.
     /// - Version 2 (current) adds notes: `[{"id": ..., "name": ..., "notes": ...}]`.
     ///
-    /// Every row must keep the rules an editor enforces (``MVCModel/Attraction/problems``), and no
+    /// Every row must keep the rules an editor enforces (`Attraction.problems`), and no
     /// two rows may share an id; a file that breaks them is refused, naming the row and field, and
     /// left untouched. There is no silent repair: a hand-edited file is the user's to fix.
     public static var attractions: FileFormat<[Attraction]> {

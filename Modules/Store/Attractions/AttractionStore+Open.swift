@@ -15,7 +15,7 @@ extension AttractionStore {
     ///     waiting for this process's next save; `nil` looks only when saving.
     ///   - tracer: Told each hop the store and the saver make.
     /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
-    /// - Throws: ``MVCPersistence/PersistenceError`` if the file exists but cannot be loaded, or
+    /// - Throws: `PersistenceError` if the file exists but cannot be loaded, or
     ///   breaks the model's rules; nothing is written.
     public static func open(
         at url: URL,

@@ -33,7 +33,9 @@ public struct AvatarRequests: Equatable, Sendable {
 
     /// A screen asked for the avatar of `address`.
     ///
-    /// - Parameter isCached: Whether the data manager already holds it.
+    /// - Parameters:
+    ///   - address: Whose avatar.
+    ///   - isCached: Whether the data manager already holds it.
     public mutating func requested(_ address: EmailAddress, isCached: Bool) -> [Effect] {
         if isCached {
             statistics.cacheHits += 1
