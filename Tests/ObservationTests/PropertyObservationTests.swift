@@ -164,3 +164,27 @@ struct PropertyObservationTests {
         _ = tokens
     }
 }
+
+@Suite("Editing a value in place")
+struct ModifyTests {
+    @Test("modify notifies observers of the new value once, and an old-value observer gets both")
+    func modifyNotifies() {
+        let property = ObservableProperty([1, 2, 3])
+        let log = Log<String>()
+        let newOnly = property.observe(options: .new) { change in
+            log.append("new \(change.newValue ?? [])")
+        }
+
+        property.modify { $0[1] = 20 }
+        let withOld = property.observe(options: [.old, .new]) { change in
+            log.append("old \(change.oldValue ?? []) new \(change.newValue ?? [])")
+        }
+        property.modify { $0[2] = 30 }
+
+        #expect(
+            log.items == [
+                "new [1, 20, 3]", "new [1, 20, 30]", "old [1, 20, 3] new [1, 20, 30]",
+            ])
+        _ = (newOnly, withOld)
+    }
+}

@@ -39,6 +39,9 @@ public final class ObservableProperty<Value> {
     @usableFromInline let observers = ObserverList<Observer>()
     /// How many observers asked for ``ObservationOptions/prior``, so a change can skip the check.
     @exclusivity(unchecked) @usableFromInline var priorObserverCount = 0
+    /// How many observers asked for ``ObservationOptions/old``, so ``modify(_:)`` knows whether
+    /// the old value must be kept.
+    @usableFromInline var oldValueObserverCount = 0
     /// The value before the open batch, once this property has changed in it.
     @exclusivity(unchecked) @usableFromInline var valueBeforeBatch: Value?
     @usableFromInline var nextID: ObservationID = 0
@@ -126,6 +129,7 @@ public final class ObservableProperty<Value> {
         nextID += 1
         observers.append(Observer(options: options, handler: handler), id: id)
         if options.contains(.prior) { priorObserverCount += 1 }
+        if options.contains(.old) { oldValueObserverCount += 1 }
         let token = ObservationToken(source: self, id: id)
         if options.contains(.initial) {
             handler(
@@ -199,6 +203,7 @@ extension ObservableProperty: ObservationSource {
     func removeObservation(_ id: ObservationID) {
         guard let removed = observers.remove(id) else { return }
         if removed.options.contains(.prior) { priorObserverCount -= 1 }
+        if removed.options.contains(.old) { oldValueObserverCount -= 1 }
         streams[id] = nil
     }
 }
@@ -218,5 +223,27 @@ extension ObservableProperty {
         var copy = storage
         try edit(&copy)
         value = copy
+    }
+
+    /// Edits the value in place, as one change, without copying it when nobody needs the old one.
+    ///
+    /// ``update(_:)`` edits a copy, so a value holding a large array is copied whole on every
+    /// change. When no observer asked for ``ObservationOptions/old`` or
+    /// ``ObservationOptions/prior`` and no change is being delivered or batched, `modify` edits
+    /// the stored value where it is, so changing one element of a large array costs O(1); it
+    /// falls back to ``update(_:)`` otherwise. Unlike ``update(_:)``, it always notifies: the edit
+    /// is taken to be a change, since the old value is not kept to compare with.
+    ///
+    /// - Parameter edit: Edits the value; it must not read or assign this property.
+    public func modify(_ edit: (inout Value) throws -> Void) rethrows {
+        guard coordinator.isIdle, priorObserverCount == 0, oldValueObserverCount == 0 else {
+            try update(edit)
+            return
+        }
+        try edit(&storage)
+        guard !observers.isEmpty else { return }
+        let newValue = storage
+        // No observer receives the old value, so the new one stands in for it.
+        coordinator.deliver { notify(from: newValue, to: newValue) }
     }
 }

@@ -153,12 +153,12 @@ public final class AttractionListPresenter: ViewStatePresenter {
     /// by rebuilding the rows from the store instead of trapping.
     private func storeChanged(_ update: AttractionStoreUpdate) {
         tracer.record(from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
-        var rows = state.value.rows
-        if !Self.apply(update.change, to: &rows) {
-            rows = store.attractions.map(Self.row)
-        }
-        state.update { state in
-            state.rows = rows
+        let store = self.store
+        // In place: one row changes, and a long list is not copied for it.
+        state.modify { state in
+            if !Self.apply(update.change, to: &state.rows) {
+                state.rows = store.attractions.map(Self.row)
+            }
             state.undo = Self.undoCommand(label: update.undoLabel)
             state.redo = Self.redoCommand(label: update.redoLabel)
             state.lastError = nil

@@ -33,14 +33,14 @@ extension FileFormat where Document == [Attraction] {
     /// - Complexity: O(*n*) in the size of the document.
     @Sendable
     static func firstBrokenRule(in attractions: [Attraction]) -> String? {
-        var rowByID: [Attraction.ID: Int] = [:]
+        var ids = Set<Attraction.ID>(minimumCapacity: attractions.count)
         for (index, attraction) in attractions.enumerated() {
-            let row = index + 1
             if let problem = attraction.problems.first {
-                return "row \(row), field “\(problem.field.rawValue)”: \(problem.description)"
+                return "row \(index + 1), field “\(problem.field.rawValue)”: \(problem.description)"
             }
-            if let earlier = rowByID.updateValue(row, forKey: attraction.id) {
-                return "rows \(earlier) and \(row) have the same id \(attraction.id)"
+            if !ids.insert(attraction.id).inserted {
+                let earlier = attractions.firstIndex { $0.id == attraction.id } ?? index
+                return "rows \(earlier + 1) and \(index + 1) have the same id \(attraction.id)"
             }
         }
         return nil

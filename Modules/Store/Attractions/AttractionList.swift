@@ -5,11 +5,18 @@ public import MVCModel
 /// Pure and synchronous, so the store's logic is tested without any I/O; ``AttractionStore``
 /// wraps it with undo, publishing and saving. It keeps the position of every id, so finding an
 /// attraction by id costs O(1).
+///
+/// An insert, removal or move shifts the positions after it; instead of renumbering them at once
+/// (O(*n*) dictionary writes on every edit, far slower than the array's own shift), the list
+/// remembers from where its positions are stale and renumbers only when a lookup needs it.
 public struct AttractionList: Sendable, Equatable {
     /// The attractions, in the user's order.
     public private(set) var attractions: [Attraction]
-    /// The position of each attraction, by id.
+    /// The position of each attraction, by id; exact for the ids listed, correct as a position
+    /// only below ``validPositions``.
     private var positions: [Attraction.ID: Int]
+    /// Positions below this are correct in ``positions``; at and above it they may be stale.
+    private var validPositions: Int
 
     /// Creates a list holding `attractions`; of several with one id, the first is kept (a file
     /// with such rows is refused before it gets here).
@@ -23,6 +30,7 @@ public struct AttractionList: Sendable, Equatable {
         }
         self.attractions = unique
         self.positions = positions
+        self.validPositions = unique.count
     }
 
     /// The number of attractions.
@@ -37,9 +45,19 @@ public struct AttractionList: Sendable, Equatable {
 
     /// The position of the attraction with `id`, if it is in the list.
     ///
-    /// - Complexity: O(1).
-    public func index(of id: Attraction.ID) -> Int? {
-        positions[id]
+    /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move.
+    public mutating func index(of id: Attraction.ID) -> Int? {
+        guard let position = positions[id] else { return nil }
+        if position < validPositions { return position }
+        renumber(from: validPositions, through: count - 1)
+        validPositions = count
+        return positions[id]
+    }
+
+    /// The position of the attraction with `id`: `hint` if it is there, else looked up.
+    private mutating func index(of id: Attraction.ID, hint: Int) -> Int? {
+        if attractions.indices.contains(hint), attractions[hint].id == id { return hint }
+        return index(of: id)
     }
 
     /// Applies `edit`, finding its attraction by id.
@@ -54,24 +72,26 @@ public struct AttractionList: Sendable, Equatable {
             guard !contains(attraction.id) else { return nil }
             let position = min(max(index, 0), count)
             attractions.insert(attraction, at: position)
-            renumber(from: position, through: count - 1)
+            positions[attraction.id] = position
+            validPositions = min(validPositions, position)
             return .inserted(attraction, at: position)
-        case .remove(let attraction, _):
-            guard let position = positions[attraction.id] else { return nil }
+        case .remove(let attraction, let hint):
+            guard let position = index(of: attraction.id, hint: hint) else { return nil }
             let removed = attractions.remove(at: position)
             positions[removed.id] = nil
-            renumber(from: position, through: count - 1)
+            validPositions = min(validPositions, position)
             return .removed(removed, at: position)
-        case .move(let id, _, let to):
-            guard let source = positions[id] else { return nil }
+        case .move(let id, let hint, let to):
+            guard let source = index(of: id, hint: hint) else { return nil }
             let destination = min(max(to, 0), count - 1)
             guard source != destination else { return nil }
             let moving = attractions.remove(at: source)
             attractions.insert(moving, at: destination)
-            renumber(from: min(source, destination), through: max(source, destination))
+            positions[id] = destination
+            validPositions = min(validPositions, source, destination)
             return .moved(moving, from: source, to: destination)
         case .replace(let old, let new):
-            guard old.id == new.id, let position = positions[old.id] else { return nil }
+            guard old.id == new.id, let position = index(of: old.id) else { return nil }
             let current = attractions[position]
             guard current != new else { return nil }
             attractions[position] = new
