@@ -114,6 +114,7 @@ let package = Package(
             name: "DelegatesTests",
             dependencies: [
                 "MVCDelegates", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence",
+                "MVCTracing",
             ],
             swiftSettings: strictSettings
         ),

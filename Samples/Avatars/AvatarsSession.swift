@@ -86,13 +86,22 @@ final class AvatarsSession {
             }
             await simulator.setFailureRate(rate)
         case .stats:
-            for line in manager.statistics.lines { console.print(line) }
+            for line in Self.lines(for: manager.statistics) { console.print(line) }
         case .help:
             console.print(AvatarsCommand.summary)
         case .quit:
             return .quit
         }
         return .succeeded
+    }
+
+    /// The counters as `name: value` lines, in a fixed order: formatting for this terminal, so
+    /// it lives with the View, not in the store.
+    static func lines(for statistics: RequestStatistics) -> [String] {
+        [
+            "requests: \(statistics.requests)", "coalesced: \(statistics.coalesced)",
+            "cache-hits: \(statistics.cacheHits)", "failures: \(statistics.failures)",
+        ]
     }
 
     private func failure() -> CommandOutcome {

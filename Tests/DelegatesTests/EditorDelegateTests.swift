@@ -3,6 +3,8 @@ import MVCModel
 import MVCObservation
 import MVCPersistence
 import MVCStore
+import MVCTracing
+import Synchronization
 import Testing
 
 /// The two ways an editor can be opened, each with the delegate that goes with it.
@@ -145,18 +147,25 @@ struct EditorDelegateTests {
         #expect(store.attractions.isEmpty)
     }
 
-    @Test("the delegates report what they ask of the store, for tracing")
+    @Test("the delegates trace what they ask of the store as hops from the delegate layer")
     func reports() throws {
         let louvre = Attraction(name: "Louvre")
         let store = AttractionStore(attractions: [louvre])
-        var reported: [String] = []
-        let create = CreateAttractionDelegate(store: store) { reported.append($0) }
-        let edit = EditAttractionDelegate(editing: louvre, in: store) { reported.append($0) }
+        let hops = Mutex<[String]>([])
+        let tracer = HopTracer { hop in
+            if hop.from == .delegate { hops.withLock { $0.append(hop.description) } }
+        }
+        let create = CreateAttractionDelegate(store: store, tracer: tracer)
+        let edit = EditAttractionDelegate(editing: louvre, in: store, tracer: tracer)
 
         try create.saveAttraction(Attraction(id: create.newAttraction.id, name: "Orsay"))
         try edit.saveAttraction(Attraction(id: louvre.id, name: "Le Louvre"))
 
-        #expect(reported == ["add(“Orsay”)", "replace(“Louvre”, with: “Le Louvre”)"])
+        #expect(
+            hops.withLock { $0 } == [
+                "delegate → store: add(“Orsay”)",
+                "delegate → store: replace(“Louvre”, with: “Le Louvre”)",
+            ])
     }
 }
 

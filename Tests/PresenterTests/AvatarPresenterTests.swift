@@ -65,7 +65,8 @@ struct AvatarPresenterTests {
                     ada,
                     .failed(
                         message:
-                            "the simulated service failed to load ada@example.com (failure rate)")),
+                            "cannot fetch simulated:ada@example.com: the simulated service failed on purpose (failure rate)"
+                    )),
                 state(ada, .loading),
                 state(ada, drawable(ada)),
             ]

@@ -16,7 +16,7 @@ struct AvatarsSampleTests {
         #expect(run.output.contains("1. Ada Lovelace <ada@example.com>  [avatar: 8×8 PPM]"))
         #expect(
             run.output.contains(
-                "2. Grace Hopper <grace@example.com>  [failed: the simulated service failed to load grace@example.com (failure rate)]"
+                "2. Grace Hopper <grace@example.com>  [failed: cannot fetch simulated:grace@example.com: the simulated service failed on purpose (failure rate)]"
             )
         )
         #expect(run.output.contains("2. Grace Hopper <grace@example.com>  [avatar: 8×8 PPM]"))

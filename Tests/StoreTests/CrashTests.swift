@@ -25,7 +25,11 @@ struct CrashTests {
             writer.executableURL = try executable(named: "crash-writer")
             writer.arguments = [file.path, String(highestState + 1)]
             try writer.run()
-            usleep(UInt32.random(in: 5_000...60_000, using: &random))
+            // Kill it while it saves, not while it starts: wait for its first save (a slow
+            // machine or a sanitizer can take longer to start than any fixed delay), then a
+            // random moment more.
+            await waitForAState(after: highestState, in: file)
+            usleep(UInt32.random(in: 0...30_000, using: &random))
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
             #expect(
@@ -44,6 +48,20 @@ struct CrashTests {
             highestState = max(highestState, state)
         }
         #expect(highestState > 0, "the writer never completed a save")
+    }
+
+    /// Waits, for at most 30 seconds, until the file holds a state numbered above `state`.
+    private func waitForAState(after state: Int, in file: DocumentFile<[Attraction]>) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        while clock.now < deadline {
+            if let name = try? await file.load()?.first?.name,
+                let saved = Int(name.dropFirst("state ".count)), saved > state
+            {
+                return
+            }
+            usleep(1_000)
+        }
     }
 
     /// A built executable of this package: it sits in the build folder beside the test binary.

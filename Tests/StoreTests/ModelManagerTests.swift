@@ -121,7 +121,11 @@ struct SimulatedAvatarServiceTests {
         let service = SimulatedAvatarService(failureRate: 1)
         let ada = address("ada@example.com")
 
-        await #expect(throws: AvatarServiceError.simulatedFailure(ada)) {
+        await #expect(
+            throws: AvatarServiceError.transport(
+                "the simulated service failed on purpose (failure rate)",
+                url: "simulated:ada@example.com")
+        ) {
             try await service.avatar(for: ada)
         }
         await service.setFailureRate(0)

@@ -1,11 +1,12 @@
 public import MVCModel
 public import MVCStore
+public import MVCTracing
 
 /// Saves a new attraction by adding it to the store.
 @MainActor
 public final class CreateAttractionDelegate: AttractionEditorDelegate {
     private let store: AttractionStore
-    private let report: @MainActor (String) -> Void
+    private let tracer: HopTracer
     /// The blank attraction to open the editor with; its id is the one the new attraction gets.
     public let newAttraction: Attraction
 
@@ -13,10 +14,10 @@ public final class CreateAttractionDelegate: AttractionEditorDelegate {
     ///
     /// - Parameters:
     ///   - store: Where a saved attraction is added, at the end of the list.
-    ///   - report: Told, in a few words, what the delegate asks of the store (for tracing).
-    public init(store: AttractionStore, report: @escaping @MainActor (String) -> Void = { _ in }) {
+    ///   - tracer: Told what the delegate asks of the store.
+    public init(store: AttractionStore, tracer: HopTracer = .disabled) {
         self.store = store
-        self.report = report
+        self.tracer = tracer
         self.newAttraction = Attraction(name: "")
     }
 
@@ -24,7 +25,7 @@ public final class CreateAttractionDelegate: AttractionEditorDelegate {
     ///
     /// - Throws: `AttractionStoreError.duplicateAttraction(_:)` if it was saved already.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
-        report("add(“\(attraction.name)”)")
+        tracer.record(from: .delegate, to: .store, "add(“\(attraction.name)”)")
         try store.add(attraction)
     }
 }

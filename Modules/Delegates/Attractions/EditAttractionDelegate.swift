@@ -1,11 +1,12 @@
 public import MVCModel
 public import MVCStore
+public import MVCTracing
 
 /// Saves an edited attraction by replacing the one it was made for, wherever it now is.
 @MainActor
 public final class EditAttractionDelegate: AttractionEditorDelegate {
     private let store: AttractionStore
-    private let report: @MainActor (String) -> Void
+    private let tracer: HopTracer
     /// The attraction as it was when editing began.
     public let original: Attraction
 
@@ -14,14 +15,14 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     /// - Parameters:
     ///   - original: The attraction being edited.
     ///   - store: The store that holds it.
-    ///   - report: Told, in a few words, what the delegate asks of the store (for tracing).
+    ///   - tracer: Told what the delegate asks of the store.
     public init(
         editing original: Attraction,
         in store: AttractionStore,
-        report: @escaping @MainActor (String) -> Void = { _ in }
+        tracer: HopTracer = .disabled
     ) {
         self.store = store
-        self.report = report
+        self.tracer = tracer
         self.original = original
     }
 
@@ -29,7 +30,8 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     ///
     /// - Throws: `AttractionStoreError.unknownAttraction(_:)` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
-        report("replace(“\(original.name)”, with: “\(attraction.name)”)")
+        tracer.record(
+            from: .delegate, to: .store, "replace(“\(original.name)”, with: “\(attraction.name)”)")
         try store.replace(original.id, with: attraction)
     }
 }

@@ -70,25 +70,31 @@ public final class AttractionListPresenter: ViewStatePresenter {
 
     /// The user added an attraction by name in one step.
     ///
+    /// It goes the way an editor's Save goes, through a create delegate, so there is one path
+    /// for creating an attraction.
+    ///
     /// - Returns: Whether it was added; if not, the view-state's `lastError` says why.
     @discardableResult
     public func addTapped(name: String) -> Bool {
+        let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
         let attraction: Attraction
         do {
-            attraction = try AttractionDraft(name: name).validated(id: Attraction.ID())
+            attraction = try AttractionDraft(name: name).validated(id: delegate.newAttraction.id)
         } catch {
             show(error.description)
             return false
         }
-        tracer.record(from: .presenter, to: .store, "add(“\(attraction.name)”)")
-        return perform { () throws(AttractionStoreError) in try store.add(attraction) } != nil
+        tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
+        return perform { () throws(AttractionStoreError) in
+            try delegate.saveAttraction(attraction)
+        } != nil
     }
 
     /// The user asked for a new attraction: an editor whose delegate adds to the store.
     ///
     /// - Returns: The editor, on a blank attraction.
     public func newTapped() -> AttractionDetailPresenter {
-        let delegate = CreateAttractionDelegate(store: store, report: delegateReport)
+        let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
         clearError()
         return AttractionDetailPresenter(
             editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
@@ -101,7 +107,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
         perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
             let attraction = try store.attraction(at: position)
             let delegate = EditAttractionDelegate(
-                editing: attraction, in: store, report: delegateReport)
+                editing: attraction, in: store, tracer: tracer)
             return AttractionDetailPresenter(
                 editing: attraction, delegate: delegate, tracer: tracer)
         }
@@ -136,11 +142,6 @@ public final class AttractionListPresenter: ViewStatePresenter {
     public func redoTapped() -> Bool {
         tracer.record(from: .presenter, to: .store, "redo()")
         return perform { () throws(AttractionStoreError) in try store.redo() } != nil
-    }
-
-    /// Where the delegates this presenter makes report what they ask of the store.
-    private var delegateReport: @MainActor (String) -> Void {
-        { [tracer] message in tracer.record(from: .delegate, to: .store, message) }
     }
 
     // MARK: Following the store

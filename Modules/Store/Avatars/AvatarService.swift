@@ -24,8 +24,6 @@ public enum AvatarServiceError: Error, Sendable, Equatable, CustomStringConverti
     case tooLarge(limit: Int, url: String)
     /// The request was cancelled before it finished.
     case cancelled
-    /// The simulated service failed on purpose (its failure rate).
-    case simulatedFailure(EmailAddress)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -36,8 +34,6 @@ public enum AvatarServiceError: Error, Sendable, Equatable, CustomStringConverti
         case .tooLarge(let limit, let url):
             "the answer from \(url) is larger than \(limit) bytes; it was not kept"
         case .cancelled: "the request was cancelled"
-        case .simulatedFailure(let address):
-            "the simulated service failed to load \(address) (failure rate)"
         }
     }
 }

@@ -1,53 +1,6 @@
 public import MVCModel
 public import MVCTracing
 
-/// The operations of the remote connection manager: loading avatars, retrying, cancelling.
-///
-/// ``ModelManager`` offers them by conforming to ``RemoteConnectionManagerForwarding``.
-@MainActor
-public protocol RemoteConnectionManagerOperations: AnyObject {
-    /// Starts loading the avatar of `address` in the background, unless it is cached or on its way.
-    func requestAvatar(for address: EmailAddress)
-    /// Loads the avatar of `address` unless it is cached, joining a request already in flight,
-    /// and returns when it is loaded, has failed, or was cancelled.
-    func loadAvatar(for address: EmailAddress) async
-    /// Forgets the cached avatar of `address` and loads it again (a retry after a failure).
-    func reloadAvatar(for address: EmailAddress) async
-    /// Cancels the request in flight for `address`: nothing is stored or reported as loaded.
-    func cancelAvatarRequest(for address: EmailAddress)
-    /// What the manager did so far.
-    var statistics: RequestStatistics { get }
-}
-
-/// Offers the remote connection manager's operations by forwarding each to
-/// ``remoteConnectionManager``; written once, checked by the compiler.
-@MainActor
-public protocol RemoteConnectionManagerForwarding: RemoteConnectionManagerOperations {
-    /// The remote connection manager the operations go to.
-    var remoteConnectionManager: any RemoteConnectionManagerOperations { get }
-}
-
-extension RemoteConnectionManagerForwarding {
-    /// Forwarded to the remote connection manager.
-    public func requestAvatar(for address: EmailAddress) {
-        remoteConnectionManager.requestAvatar(for: address)
-    }
-    /// Forwarded to the remote connection manager.
-    public func loadAvatar(for address: EmailAddress) async {
-        await remoteConnectionManager.loadAvatar(for: address)
-    }
-    /// Forwarded to the remote connection manager.
-    public func reloadAvatar(for address: EmailAddress) async {
-        await remoteConnectionManager.reloadAvatar(for: address)
-    }
-    /// Forwarded to the remote connection manager.
-    public func cancelAvatarRequest(for address: EmailAddress) {
-        remoteConnectionManager.cancelAvatarRequest(for: address)
-    }
-    /// Forwarded to the remote connection manager.
-    public var statistics: RequestStatistics { remoteConnectionManager.statistics }
-}
-
 /// Loads missing avatars through an ``AvatarService`` and hands them to the data manager.
 ///
 /// - A cached address is never requested again (a cache hit, published as

@@ -16,12 +16,4 @@ public struct RequestStatistics: Sendable, Equatable {
         self.cacheHits = cacheHits
         self.failures = failures
     }
-
-    /// The counters as `name: value` lines, in a fixed order: requests, coalesced, cache-hits, failures.
-    public var lines: [String] {
-        [
-            "requests: \(requests)", "coalesced: \(coalesced)", "cache-hits: \(cacheHits)",
-            "failures: \(failures)",
-        ]
-    }
 }

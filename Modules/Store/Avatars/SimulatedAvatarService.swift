@@ -56,7 +56,13 @@ public actor SimulatedAvatarService: AvatarService {
             do { try await sleep(latency) } catch { throw .cancelled }
         }
         if Task.isCancelled { throw .cancelled }
-        if fails { throw .simulatedFailure(address) }
+        // A test double fails the way a real source does (a transport failure), so the
+        // interface's error enum has no case that only the double can produce.
+        if fails {
+            throw .transport(
+                "the simulated service failed on purpose (failure rate)",
+                url: "simulated:\(address)")
+        }
         return Avatar(data: Self.picture(for: address).netpbmData)
     }
 

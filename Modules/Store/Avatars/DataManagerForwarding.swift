@@ -1,0 +1,33 @@
+public import MVCModel
+public import MVCObservation
+
+/// Offers the data manager's operations by forwarding each to ``dataManager``.
+///
+/// The forwarding is written here, once, for every conformer; the compiler checks that every
+/// operation of ``DataManagerOperations`` has its forwarding line.
+@MainActor
+public protocol DataManagerForwarding: DataManagerOperations {
+    /// The data manager the operations go to.
+    var dataManager: any DataManagerOperations { get }
+}
+
+extension DataManagerForwarding {
+    /// Forwarded to the data manager.
+    public var contacts: [Contact] { dataManager.contacts }
+    /// Forwarded to the data manager.
+    public func addContact(_ contact: Contact) throws(DataManagerError) {
+        try dataManager.addContact(contact)
+    }
+    /// Forwarded to the data manager.
+    public func avatar(for address: EmailAddress) -> Avatar? { dataManager.avatar(for: address) }
+    /// Forwarded to the data manager.
+    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) {
+        dataManager.saveAvatar(avatar, for: address)
+    }
+    /// Forwarded to the data manager.
+    public func forgetAvatar(for address: EmailAddress) { dataManager.forgetAvatar(for: address) }
+    /// Forwarded to the data manager.
+    public func propagate(_ update: ModelUpdate) { dataManager.propagate(update) }
+    /// Forwarded to the data manager.
+    public var updates: UpdateChannel<ModelUpdate> { dataManager.updates }
+}

@@ -1,0 +1,26 @@
+public import MVCModel
+public import MVCObservation
+
+/// The operations of the data manager: contacts, cached avatars, and the update channel.
+///
+/// ``ModelManager`` offers them by conforming to ``DataManagerForwarding``; adding an operation
+/// here (and its one forwarding line below) needs no edit to the facade.
+@MainActor
+public protocol DataManagerOperations: AnyObject {
+    /// The contacts, in the order they were added.
+    var contacts: [Contact] { get }
+    /// Adds a contact, and publishes `ModelUpdate.contactsChanged`.
+    ///
+    /// - Throws: ``DataManagerError/duplicateContact(_:)`` if the address is already listed.
+    func addContact(_ contact: Contact) throws(DataManagerError)
+    /// The cached avatar of `address`, if it has been loaded.
+    func avatar(for address: EmailAddress) -> Avatar?
+    /// Caches `avatar` for `address`, and publishes `ModelUpdate.avatarLoaded`.
+    func saveAvatar(_ avatar: Avatar, for address: EmailAddress)
+    /// Forgets the cached avatar of `address`, so the next request loads it again.
+    func forgetAvatar(for address: EmailAddress)
+    /// Delivers `update` to the subscribers of its key.
+    func propagate(_ update: ModelUpdate)
+    /// Where updates are published: subscribe to one key, or to all.
+    var updates: UpdateChannel<ModelUpdate> { get }
+}
