@@ -61,9 +61,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         delay: Duration = .milliseconds(300),
         sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
         tracer: HopTracer = .disabled,
-        merge: @escaping DocumentFile<Document>.Merge = { _, _, theirs in
-            MergeResult(document: theirs)
-        }
+        merge: @escaping DocumentFile<Document>.Merge
     ) {
         self.file = file
         self.snapshot = snapshot
@@ -195,7 +193,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
 
     private func fileChecked(_ result: Result<DocumentSnapshot<Document>?, PersistenceError>) {
         switch result {
-        case .success(let changed?):
+        case .success(let changed?) where reconcile != nil:
             let base = snapshot.document
             snapshot = changed
             if let document = changed.document {
@@ -203,7 +201,9 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
                 // Before a due write may start, for the same reason as after a merged write.
                 takeIn(document, base: base, notices: [])
             }
-        case .success(nil):
+        case .success:
+            // Unchanged, or nobody to take the change in: the snapshot stays, so the next save
+            // merges what the other process saved instead of taking it as agreed on.
             break
         case .failure(let error):
             // The next write meets the same problem and reports it; a check only tells the trace.

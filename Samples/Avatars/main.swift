@@ -66,7 +66,7 @@ func run() async -> Int32 {
                     "--timeout needs a number of seconds from 0 to 3600, not '\(text)'")
                 exitProcess(usageExitStatus)
             }
-            timeout = .milliseconds(Int64(seconds * 1_000))
+            timeout = .seconds(seconds)
         }
         service = LiveAvatarService(baseURL: url, timeout: timeout)
         simulator = nil

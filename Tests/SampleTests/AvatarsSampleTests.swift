@@ -119,7 +119,8 @@ struct AvatarsSampleTests {
         #expect(
             hops == [
                 "  trace: view → presenter: loadTapped(row: 0)",
-                "  trace: presenter → store: loadAvatar(for: ada@example.com)",
+                "  trace: presenter → facade: loadAvatar(for: ada@example.com)",
+                "  trace: facade → store: remoteConnectionManager.loadAvatar(for: ada@example.com)",
                 "  trace: store → observation: avatarLoading(ada@example.com)",
                 "  trace: observation → presenter: avatarLoading(ada@example.com)",
                 "  trace: presenter → view: contact list view state changed",

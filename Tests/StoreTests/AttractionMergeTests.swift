@@ -104,6 +104,34 @@ struct AttractionMergeTests {
         #expect(Set(names(result)) == ["Louvre", "Orsay"])
     }
 
+    @Test("one attraction moved from the top to the bottom is one move, not one per row")
+    func rotationIsOneMove() {
+        let old = (0..<1_000).map { Attraction(name: "Attraction \($0)") }
+        let new = Array(old.dropFirst()) + [old[0]]
+
+        let edits = AttractionListDifference.changes(from: old, to: new)
+        var list = AttractionList(old)
+        for edit in edits { _ = list.apply(edit) }
+
+        #expect(edits == [.move(old[0].id, from: 0, to: 999)])
+        #expect(list.attractions == new)
+    }
+
+    @Test("random reorderings, removals and additions are reproduced exactly", arguments: 1...20)
+    func randomDifferences(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed))
+        let pool = (0..<40).map { Attraction(name: "Attraction \($0)") }
+        let old = pool.filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
+        let new = pool.filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
+        var list = AttractionList(old)
+
+        for edit in AttractionListDifference.changes(from: old, to: new) {
+            #expect(list.apply(edit) != nil, "seed \(seed): \(edit) did not fit")
+        }
+
+        #expect(list.attractions == new, "seed \(seed)")
+    }
+
     @Test("the difference between two lists, applied in order, turns one into the other")
     func difference() {
         var renamed = orsay

@@ -94,6 +94,42 @@ struct SharedFileTests {
         #expect(first.store.attractions.isEmpty)
     }
 
+    @Test("undo of a rename keeps the notes another process wrote meanwhile, and saves them")
+    func undoKeepsMergedFields() async throws {
+        let folder = try TemporaryFolder()
+        let first = try await open(folder)
+        let louvre = Attraction(name: "Louvre")
+        try first.store.add(louvre)
+        try await first.saver.flush()
+        let second = try await open(folder)
+        try first.store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Le Louvre"))
+        try second.store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
+        try await second.saver.flush()
+        try await first.saver.flush()
+
+        try first.store.undo()
+        try await first.saver.flush()
+
+        let expected = [Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa")]
+        #expect(first.store.attractions == expected)
+        #expect(try await first.saver.file.load() == expected)
+    }
+
+    @Test("an editor's save keeps the fields it did not touch as the store holds them now")
+    func editorKeepsMergedFields() throws {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore(attractions: [louvre])
+        // Another process's notes, merged in while the editor was open on the old value.
+        try store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
+
+        try store.apply(editOf: louvre, result: Attraction(id: louvre.id, name: "Le Louvre"))
+
+        #expect(
+            store.attractions == [Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa")])
+    }
+
     @Test(
         "random edits by three processes, saved in random order, lose no acknowledged edit",
         arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8, 9, 10])

@@ -26,12 +26,14 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
         self.original = original
     }
 
-    /// Replaces the original by `attraction`, found by id, so a reordered list is no problem.
+    /// Applies the editor's changes to the original, found by id, so a reordered list is no
+    /// problem; fields the editor did not change keep what the store holds now (another process's
+    /// edit, merged in while the editor was open, is not undone).
     ///
     /// - Throws: `AttractionStoreError.unknownAttraction(_:)` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
         tracer.record(
             from: .delegate, to: .store, "replace(“\(original.name)”, with: “\(attraction.name)”)")
-        try store.replace(original.id, with: attraction)
+        try store.apply(editOf: original, result: attraction)
     }
 }

@@ -231,16 +231,18 @@ extension ObservableProperty {
     /// change. When no observer asked for ``ObservationOptions/old`` or
     /// ``ObservationOptions/prior`` and no change is being delivered or batched, `modify` edits
     /// the stored value where it is, so changing one element of a large array costs O(1); it
-    /// falls back to ``update(_:)`` otherwise. Unlike ``update(_:)``, it always notifies: the edit
-    /// is taken to be a change, since the old value is not kept to compare with.
+    /// falls back to ``update(_:)`` otherwise. On the in-place path it always notifies (the edit
+    /// is taken to be a change, since the old value is not kept to compare with); on the fallback
+    /// an edit that leaves an `Equatable` value equal notifies nobody, as ``update(_:)`` does. The
+    /// edit cannot throw, so the value is never left half edited.
     ///
     /// - Parameter edit: Edits the value; it must not read or assign this property.
-    public func modify(_ edit: (inout Value) throws -> Void) rethrows {
+    public func modify(_ edit: (inout Value) -> Void) {
         guard coordinator.isIdle, priorObserverCount == 0, oldValueObserverCount == 0 else {
-            try update(edit)
+            update(edit)
             return
         }
-        try edit(&storage)
+        edit(&storage)
         guard !observers.isEmpty else { return }
         let newValue = storage
         // No observer receives the old value, so the new one stands in for it.

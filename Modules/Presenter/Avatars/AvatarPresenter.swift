@@ -49,24 +49,25 @@ public final class AvatarPresenter: ViewStatePresenter {
 
     /// The user asked for the avatar; it loads in the background.
     public func loadTapped() {
-        tracer.record(from: .presenter, to: .store, "requestAvatar(for: \(address))")
+        tracer.record(from: .presenter, to: .facade, "requestAvatar(for: \(address))")
         manager.requestAvatar(for: address)
     }
 
     /// The user asked for the avatar and waits for it (scripts wait for each command).
     public func load() async {
-        tracer.record(from: .presenter, to: .store, "loadAvatar(for: \(address))")
+        tracer.record(from: .presenter, to: .facade, "loadAvatar(for: \(address))")
         await manager.loadAvatar(for: address)
     }
 
     /// The user asked to load the avatar again, even if it is cached (a retry).
     public func reload() async {
-        tracer.record(from: .presenter, to: .store, "reloadAvatar(for: \(address))")
+        tracer.record(from: .presenter, to: .facade, "reloadAvatar(for: \(address))")
         await manager.reloadAvatar(for: address)
     }
 
     /// The user gave up on a request in flight.
     public func cancelTapped() {
+        tracer.record(from: .presenter, to: .facade, "cancelAvatarRequest(for: \(address))")
         manager.cancelAvatarRequest(for: address)
     }
 

@@ -55,7 +55,7 @@ public final class ContactListPresenter: ViewStatePresenter {
         guard !trimmedName.isEmpty else { return fail("a contact needs a name") }
         do {
             let contact = Contact(name: trimmedName, address: try EmailAddress(address))
-            tracer.record(from: .presenter, to: .store, "addContact(\(contact.address))")
+            tracer.record(from: .presenter, to: .facade, "addContact(\(contact.address))")
             try manager.addContact(contact)
             return true
         } catch let error as EmailAddressError {

@@ -76,7 +76,11 @@ public struct AttractionList: Sendable, Equatable {
             validPositions = min(validPositions, position)
             return .inserted(attraction, at: position)
         case .remove(let attraction, let hint):
-            guard let position = index(of: attraction.id, hint: hint) else { return nil }
+            // Only the attraction as the edit knew it: one edited since (by a merge) is not
+            // removed by an undo that never saw that edit.
+            guard let position = index(of: attraction.id, hint: hint),
+                attractions[position] == attraction
+            else { return nil }
             let removed = attractions.remove(at: position)
             positions[removed.id] = nil
             validPositions = min(validPositions, position)
@@ -93,9 +97,14 @@ public struct AttractionList: Sendable, Equatable {
         case .replace(let old, let new):
             guard old.id == new.id, let position = index(of: old.id) else { return nil }
             let current = attractions[position]
-            guard current != new else { return nil }
-            attractions[position] = new
-            return .replaced(old: current, new: new, at: position)
+            // Field by field: only the fields the edit changed (from `old` to `new`) are set, so
+            // a field another process changed meanwhile, merged in since, is kept.
+            var result = current
+            if old.name != new.name { result.name = new.name }
+            if old.notes != new.notes { result.notes = new.notes }
+            guard current != result else { return nil }
+            attractions[position] = result
+            return .replaced(old: current, new: result, at: position)
         }
     }
 

@@ -82,6 +82,29 @@ public final class AttractionStore {
 
     // MARK: Editing
 
+    /// Applies an editor's changes to the attraction it was opened on, wherever it now is.
+    ///
+    /// Only the fields the editor changed (from `original` to `edited`) are written, so a field
+    /// that another process changed while the editor was open, and that was merged in since, is
+    /// kept.
+    ///
+    /// - Throws: as ``replace(_:with:)``.
+    public func apply(editOf original: Attraction, result edited: Attraction)
+        throws(AttractionStoreError)
+    {
+        guard edited.id == original.id else {
+            throw .mismatchedID(expected: original.id, found: edited.id)
+        }
+        if let problem = edited.problems.first { throw .brokenRule(problem) }
+        guard let current = attraction(withID: original.id) else {
+            throw .unknownAttraction(original.id)
+        }
+        var merged = current
+        if original.name != edited.name { merged.name = edited.name }
+        if original.notes != edited.notes { merged.notes = edited.notes }
+        try replace(original.id, with: merged)
+    }
+
     /// Adds `attraction` at `position`, or at the end.
     ///
     /// - Throws: ``AttractionStoreError/brokenRule(_:)`` if it breaks the model's rules;

@@ -75,12 +75,19 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = session.dataTask(with: url)
-                let isCancelled = state.withLock { state in
+                let (isCancelled, didTimeOut) = state.withLock { state in
                     state.continuation = continuation
                     state.task = task
-                    return Task.isCancelled
+                    return (Task.isCancelled, state.didTimeOut)
                 }
-                if isCancelled { finish(.cancelled) } else { task.resume() }
+                if isCancelled {
+                    finish(.cancelled)
+                } else if didTimeOut {
+                    // The deadline passed before there was anything to cancel.
+                    finish(.failed("the request timed out"))
+                } else {
+                    task.resume()
+                }
             }
         } onCancel: {
             state.withLock { $0.task }?.cancel()

@@ -1,5 +1,6 @@
 public import MVCModel
 public import MVCObservation
+public import MVCTracing
 
 /// Offers the data manager's operations by forwarding each to ``dataManager``.
 ///
@@ -9,6 +10,8 @@ public import MVCObservation
 public protocol DataManagerForwarding: DataManagerOperations {
     /// The data manager the operations go to.
     var dataManager: any DataManagerOperations { get }
+    /// Told of each operation the facade hands on, as a hop from the facade to the store layer.
+    var forwardingTracer: HopTracer { get }
 }
 
 extension DataManagerForwarding {
@@ -16,6 +19,8 @@ extension DataManagerForwarding {
     public var contacts: [Contact] { dataManager.contacts }
     /// Forwarded to the data manager.
     public func addContact(_ contact: Contact) throws(DataManagerError) {
+        forwardingTracer.record(
+            from: .facade, to: .store, "dataManager.addContact(\(contact.address))")
         try dataManager.addContact(contact)
     }
     /// Forwarded to the data manager.

@@ -42,7 +42,8 @@ public struct LiveAvatarService: AvatarService {
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
-        self.maximumResponseSize = max(0, maximumResponseSize)
+        // Below Int.max, so that reading one byte more than the limit cannot overflow.
+        self.maximumResponseSize = min(max(0, maximumResponseSize), Int.max - 1)
     }
 
     /// The URL the avatar of `address` is fetched from.

@@ -19,14 +19,23 @@ public final class ModelManager: DataManagerForwarding, RemoteConnectionManagerF
     public let dataManager: any DataManagerOperations
     /// Loads avatars.
     public let remoteConnectionManager: any RemoteConnectionManagerOperations
+    /// Told of each operation the facade hands on to a sub-manager.
+    public let forwardingTracer: HopTracer
 
     /// Assembles the facade from its sub-managers.
+    ///
+    /// - Parameters:
+    ///   - dataManager: Holds contacts and avatars.
+    ///   - remoteConnectionManager: Loads avatars.
+    ///   - tracer: Told of each operation the facade hands on to a sub-manager.
     public init(
         dataManager: any DataManagerOperations,
-        remoteConnectionManager: any RemoteConnectionManagerOperations
+        remoteConnectionManager: any RemoteConnectionManagerOperations,
+        tracer: HopTracer = .disabled
     ) {
         self.dataManager = dataManager
         self.remoteConnectionManager = remoteConnectionManager
+        self.forwardingTracer = tracer
     }
 
     /// Builds the usual sub-managers: a ``DataManager`` and a ``RemoteConnectionManager`` on `service`.
@@ -42,7 +51,8 @@ public final class ModelManager: DataManagerForwarding, RemoteConnectionManagerF
         self.init(
             dataManager: data,
             remoteConnectionManager: RemoteConnectionManager(
-                dataManager: data, service: service, tracer: tracer)
+                dataManager: data, service: service, tracer: tracer),
+            tracer: tracer
         )
     }
 }
