@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
+        .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
@@ -91,7 +92,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
-                "crash-writer",
+                "MVCAvatarServiceLive", "crash-writer",
             ],
             swiftSettings: strictSettings
         ),
@@ -99,6 +100,15 @@ let package = Package(
             name: "crash-writer",
             dependencies: ["MVCStore", "MVCModel", "MVCPersistence"],
             path: "Tests/CrashWriter",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Live avatar service: the only module that links networking (URLSession)
+
+        .target(
+            name: "MVCAvatarServiceLive",
+            dependencies: ["MVCStore", "MVCModel"],
+            path: "Modules/AvatarServiceLive",
             swiftSettings: strictSettings
         ),
 
@@ -171,8 +181,8 @@ let package = Package(
         .executableTarget(
             name: "avatars",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
-                "SampleSupport",
+                "MVCPresenter", "MVCStore", "MVCAvatarServiceLive", "MVCModel", "MVCObservation",
+                "MVCTracing", "SampleSupport",
             ],
             path: "Samples/Avatars",
             swiftSettings: strictSettings

@@ -4,6 +4,7 @@
 // and the screen, and feeds the user's commands to them.
 
 import Foundation
+import MVCAvatarServiceLive
 import MVCModel
 import MVCObservation
 import MVCPresenter

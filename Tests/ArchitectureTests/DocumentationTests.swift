@@ -5,7 +5,9 @@ import Testing
 struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
-        "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCDelegates",
+        "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore",
+        "MVCAvatarServiceLive",
+        "MVCDelegates",
         "MVCPresenter", "MVCPresenterTesting",
     ]
 

@@ -17,6 +17,7 @@ enum LayerRules {
         "MVCStore": .layer(mayImport: [
             "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
         ]),
+        "MVCAvatarServiceLive": .layer(mayImport: ["MVCStore", "MVCModel"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),
         "MVCPresenter": .layer(mayImport: [
             "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",

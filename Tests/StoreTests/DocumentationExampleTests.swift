@@ -1,4 +1,5 @@
 import Foundation
+import MVCAvatarServiceLive
 import MVCModel
 import MVCObservation
 import MVCPersistence
@@ -49,5 +50,23 @@ struct StoreDocumentationExampleTests {
 
         #expect(heard == ["“Louvre” inserted at 0", "“Louvre” removed from 0"])
         _ = token
+    }
+
+    @Test("the MVCAvatarServiceLive overview example reads an avatar from a folder")
+    func liveServiceExample() async throws {
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        try SimulatedAvatarService.picture(for: try EmailAddress("ada@example.com")).netpbmData
+            .write(to: folder.appending(path: "ada@example.com"))
+
+        // BEGIN MVCAvatarServiceLive example
+        let service = LiveAvatarService(
+            baseURL: folder, timeout: .seconds(5), maximumResponseSize: 64 * 1_024)
+        let avatar = try await service.avatar(for: try EmailAddress("ada@example.com"))
+        // avatar.format == .netpbm, and avatar.picture holds the decoded picture
+        // END MVCAvatarServiceLive example
+
+        #expect(avatar.format == .netpbm)
+        #expect(try avatar.picture?.get().width == 8)
     }
 }

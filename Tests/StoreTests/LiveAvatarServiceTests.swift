@@ -1,4 +1,5 @@
 import Foundation
+import MVCAvatarServiceLive
 import MVCModel
 import MVCPersistence
 import MVCStore

@@ -2,7 +2,7 @@ public import MVCModel
 
 /// Where avatars come from: fetches the avatar of one address.
 ///
-/// Implementations: ``LiveAvatarService`` (a folder or an HTTP server) and
+/// Implementations: `LiveAvatarService` (in MVCAvatarServiceLive) (a folder or an HTTP server) and
 /// ``SimulatedAvatarService`` (generated pictures, with latency and failures on demand). Calls
 /// run off the main actor and must honour task cancellation.
 public protocol AvatarService: Sendable {

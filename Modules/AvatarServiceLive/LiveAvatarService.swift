@@ -1,5 +1,6 @@
 public import Foundation
 public import MVCModel
+public import MVCStore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,14 +9,14 @@ public import MVCModel
 /// Fetches `<base URL>/<address>`: from an HTTP server, or from a folder with a `file://` base.
 ///
 /// The normalized address is one path component, percent-encoded (`ada%40example.com`). HTTP goes
-/// through `URLSession`; status 404 is ``AvatarServiceError/notFound(_:)``, any other status outside
-/// 200...299 is ``AvatarServiceError/httpStatus(_:url:)``, and a refused, dropped or timed-out
-/// connection is ``AvatarServiceError/transport(_:url:)``. A `file://` base is read directly,
+/// through `URLSession`; status 404 is `AvatarServiceError/notFound(_:)`, any other status outside
+/// 200...299 is `AvatarServiceError/httpStatus(_:url:)`, and a refused, dropped or timed-out
+/// connection is `AvatarServiceError/transport(_:url:)`. A `file://` base is read directly,
 /// because `URLSession` on Linux does not load file URLs; a missing file is `notFound`.
 ///
 /// **A server is not trusted.** An answer larger than ``maximumResponseSize`` is cut off as soon
 /// as it grows past it (or refused at once if it announces its size) and ends as
-/// ``AvatarServiceError/tooLarge(limit:url:)``, so a server that keeps sending cannot grow the
+/// `AvatarServiceError/tooLarge(limit:url:)`, so a server that keeps sending cannot grow the
 /// process. A request that waits longer than ``timeout`` for the connection or between bytes, or
 /// takes longer than ``timeout`` in all, ends as a transport error saying it timed out, so a
 /// server that never answers, or answers a byte at a time, cannot hold a request for long.
