@@ -30,6 +30,8 @@ final class AttractionsScreen {
                 self.tracer.record(from: .presenter, to: .view, "list view state changed")
                 self.needsRender = true
                 if self.isWaitingForCommand && self.editor == nil {
+                    // Off the prompt's line, which the user may have started typing on.
+                    if self.console.isInteractive { self.console.print("") }
                     self.render()
                     if self.console.isInteractive { self.console.printPrompt("> ") }
                 }
