@@ -113,7 +113,7 @@ struct EditorDelegateTests {
         let new = Attraction(id: delegate.newAttraction.id, name: "Orsay")
         try delegate.saveAttraction(new)
 
-        #expect(throws: AttractionStoreError.duplicateAttraction(new.id)) {
+        #expect(throws: AttractionEditorError.alreadySaved) {
             try delegate.saveAttraction(new)
         }
     }
@@ -141,7 +141,7 @@ struct EditorDelegateTests {
         let delegate = EditAttractionDelegate(editing: louvre, in: store)
         try store.delete(at: 0)
 
-        #expect(throws: AttractionStoreError.unknownAttraction(louvre.id)) {
+        #expect(throws: AttractionEditorError.attractionGone) {
             try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre"))
         }
         #expect(store.attractions.isEmpty)
@@ -173,7 +173,7 @@ struct EditorDelegateTests {
 @MainActor
 private final class CancelCountingDelegate: AttractionEditorDelegate {
     var cancellations = 0
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {}
+    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {}
     func cancelEditing() { cancellations += 1 }
 }
 
@@ -181,7 +181,7 @@ private final class CancelCountingDelegate: AttractionEditorDelegate {
 @MainActor
 private final class SaveOnlyDelegate: AttractionEditorDelegate {
     var saved: [Attraction] = []
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
         saved.append(attraction)
     }
 }

@@ -280,7 +280,7 @@ struct AttractionPresenterTests {
 private final class RecordingDelegate: AttractionEditorDelegate {
     var saved: [Attraction] = []
     var cancellations = 0
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
         saved.append(attraction)
     }
     func cancelEditing() { cancellations += 1 }

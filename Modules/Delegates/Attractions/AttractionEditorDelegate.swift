@@ -1,5 +1,4 @@
 public import MVCModel
-public import MVCStore
 
 /// What an attraction editor tells whoever asked it to edit: save this, or never mind.
 ///
@@ -15,8 +14,8 @@ public protocol AttractionEditorDelegate: AnyObject {
     /// The user saved a valid attraction; keep it.
     ///
     /// - Parameter attraction: The edited attraction, validated, with the id it was opened with.
-    /// - Throws: `AttractionStoreError` if it cannot be kept; the editor shows the message.
-    func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError)
+    /// - Throws: ``AttractionEditorError`` if it cannot be kept; the editor shows the message.
+    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError)
 
     /// The user abandoned the edit; nothing was saved.
     func cancelEditing()

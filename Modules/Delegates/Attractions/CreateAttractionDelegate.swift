@@ -23,9 +23,13 @@ public final class CreateAttractionDelegate: AttractionEditorDelegate {
 
     /// Adds `attraction` at the end of the list.
     ///
-    /// - Throws: `AttractionStoreError.duplicateAttraction(_:)` if it was saved already.
-    public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+    /// - Throws: ``AttractionEditorError/alreadySaved`` if it was saved already.
+    public func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
         tracer.record(from: .delegate, to: .store, "add(“\(attraction.name)”)")
-        try store.add(attraction)
+        do {
+            try store.add(attraction)
+        } catch {
+            throw AttractionEditorError(error)
+        }
     }
 }

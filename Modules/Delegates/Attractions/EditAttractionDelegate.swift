@@ -30,10 +30,14 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     /// problem; fields the editor did not change keep what the store holds now (another process's
     /// edit, merged in while the editor was open, is not undone).
     ///
-    /// - Throws: `AttractionStoreError.unknownAttraction(_:)` if it was deleted meanwhile.
-    public func saveAttraction(_ attraction: Attraction) throws(AttractionStoreError) {
+    /// - Throws: ``AttractionEditorError/attractionGone`` if it was deleted meanwhile.
+    public func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
         tracer.record(
             from: .delegate, to: .store, "replace(“\(original.name)”, with: “\(attraction.name)”)")
-        try store.apply(editOf: original, result: attraction)
+        do {
+            try store.apply(editOf: original, result: attraction)
+        } catch {
+            throw AttractionEditorError(error)
+        }
     }
 }

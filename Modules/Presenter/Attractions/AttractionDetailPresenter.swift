@@ -84,9 +84,8 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
         do {
             try delegate.saveAttraction(attraction)
         } catch {
-            // The error's type lives in MVCStore, which this file deliberately does not import:
-            // the editor reaches the store only through its delegate.
-            state.update { $0.saveError = String(describing: error) }
+            // The delegate protocol's own error: the editor knows nothing of the store.
+            state.update { $0.saveError = error.description }
             return false
         }
         self.delegate = nil

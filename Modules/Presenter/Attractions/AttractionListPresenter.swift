@@ -85,9 +85,13 @@ public final class AttractionListPresenter: ViewStatePresenter {
             return false
         }
         tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
-        return perform { () throws(AttractionStoreError) in
+        do {
             try delegate.saveAttraction(attraction)
-        } != nil
+            return true
+        } catch {
+            show(error.description)
+            return false
+        }
     }
 
     /// The user asked for a new attraction: an editor whose delegate adds to the store.
