@@ -39,7 +39,7 @@ enum AvatarBenchmarks {
                 AvatarPresenter(address: $0, manager: manager)
             }
             let time = stopwatch.nanosecondsPerOperation(operations: updates.count) {
-                for update in updates { manager.propagate(update) }
+                for update in updates { manager.updates.publish(update) }
             }
             blackHole(presenters)
             return time
@@ -52,7 +52,7 @@ enum AvatarBenchmarks {
         let filtering = all.map { BroadcastAvatarPresenter(address: $0, manager: manager) }
         let broadcastUpdates = Array(updates.prefix(200))
         let broadcast = stopwatch.nanosecondsPerOperation(operations: broadcastUpdates.count) {
-            for update in broadcastUpdates { manager.propagate(update) }
+            for update in broadcastUpdates { manager.updates.publish(update) }
         }
         blackHole(filtering)
 

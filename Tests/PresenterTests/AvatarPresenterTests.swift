@@ -101,8 +101,12 @@ struct AvatarPresenterTests {
     @Test("formats other than PPM are shown by type and size")
     func undrawable() {
         let png = Avatar(data: Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0]))
-        let manager = ModelManager(service: SimulatedAvatarService())
-        manager.saveAvatar(png, for: ada)
+        let data = DataManager()
+        data.saveAvatar(png, for: ada)
+        let manager = ModelManager(
+            dataManager: data,
+            remoteConnectionManager: RemoteConnectionManager(
+                dataManager: data, service: SimulatedAvatarService()))
 
         let presenter = AvatarPresenter(address: ada, manager: manager)
 

@@ -54,9 +54,6 @@ struct ModelManagerTests {
         _ = facade.contacts
         try facade.addContact(Contact(name: "Ada", address: ada))
         _ = facade.avatar(for: ada)
-        facade.saveAvatar(Avatar(data: Data()), for: ada)
-        facade.forgetAvatar(for: ada)
-        facade.propagate(.contactsChanged)
         #expect(facade.updates === data.updates)
         facade.requestAvatar(for: ada)
         await facade.loadAvatar(for: ada)
@@ -66,7 +63,7 @@ struct ModelManagerTests {
 
         #expect(
             data.calls == [
-                "contacts", "addContact", "avatar(for:)", "saveAvatar", "forgetAvatar", "propagate",
+                "contacts", "addContact", "avatar(for:)",
             ])
         #expect(
             remote.calls == [

@@ -4,7 +4,7 @@ public import MVCTracing
 
 /// Holds contacts and avatars per address, and publishes every change as a keyed `ModelUpdate`.
 @MainActor
-public final class DataManager: DataManagerOperations {
+public final class DataManager: DataManagerMaintenance {
     /// Where updates are published.
     public let updates: UpdateChannel<ModelUpdate>
     /// The contacts, in the order they were added.

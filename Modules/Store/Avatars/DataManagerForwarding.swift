@@ -26,13 +26,5 @@ extension DataManagerForwarding {
     /// Forwarded to the data manager.
     public func avatar(for address: EmailAddress) -> Avatar? { dataManager.avatar(for: address) }
     /// Forwarded to the data manager.
-    public func saveAvatar(_ avatar: Avatar, for address: EmailAddress) {
-        dataManager.saveAvatar(avatar, for: address)
-    }
-    /// Forwarded to the data manager.
-    public func forgetAvatar(for address: EmailAddress) { dataManager.forgetAvatar(for: address) }
-    /// Forwarded to the data manager.
-    public func propagate(_ update: ModelUpdate) { dataManager.propagate(update) }
-    /// Forwarded to the data manager.
     public var updates: UpdateChannel<ModelUpdate> { dataManager.updates }
 }

@@ -15,7 +15,7 @@ public import MVCTracing
 /// the main actor and hands their results back to it.
 @MainActor
 public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
-    private let dataManager: any DataManagerOperations
+    private let dataManager: any DataManagerMaintenance
     private let service: any AvatarService
     private let tracer: HopTracer
     private var requests = AvatarRequests()
@@ -31,7 +31,7 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     ///   - service: Where avatars come from.
     ///   - tracer: Told each call to the service.
     public init(
-        dataManager: any DataManagerOperations, service: any AvatarService,
+        dataManager: any DataManagerMaintenance, service: any AvatarService,
         tracer: HopTracer = .disabled
     ) {
         self.dataManager = dataManager
