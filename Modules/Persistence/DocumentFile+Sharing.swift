@@ -60,7 +60,7 @@ extension DocumentFile {
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document
-            if onDisk != base.bytes, let onDisk {
+            if let onDisk, !base.holds(onDisk) {
                 let theirs = try decode(onDisk)
                 let result = merge(base.document, document, theirs)
                 merged = result
@@ -69,7 +69,8 @@ extension DocumentFile {
             let bytes = try encode(written)
             try AtomicFile.write(bytes, to: url)
             let snapshot = DocumentSnapshot(
-                document: written, bytes: bytes, identity: try AtomicFile.identity(of: url))
+                document: written, bytes: [UInt8](bytes),
+                identity: try AtomicFile.identity(of: url))
             return SaveOutcome(snapshot: snapshot, merged: merged)
         }
     }
@@ -78,6 +79,7 @@ extension DocumentFile {
     private func snapshotNow() throws(PersistenceError) -> DocumentSnapshot<Document> {
         let identity = try AtomicFile.identity(of: url)
         guard let bytes = try AtomicFile.read(url) else { return .missing }
-        return DocumentSnapshot(document: try decode(bytes), bytes: bytes, identity: identity)
+        return DocumentSnapshot(
+            document: try decode(bytes), bytes: [UInt8](bytes), identity: identity)
     }
 }

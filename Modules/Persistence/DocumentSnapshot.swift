@@ -10,7 +10,11 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     /// The document, or `nil` when there was no file.
     public let document: Document?
     /// The bytes the file held; `nil` when there was no file.
-    let bytes: Data?
+    ///
+    /// An array rather than `Data`: `Data` keeps its storage in an enum whose payload pointers
+    /// carry tag bits, which LeakSanitizer cannot follow, so a snapshot alive at exit was
+    /// reported as a leak.
+    let bytes: [UInt8]?
     /// The file's identity when the bytes were read or written, to skip a re-read that would
     /// find them unchanged.
     let identity: FileIdentity?
@@ -18,6 +22,23 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     /// The snapshot of a file that does not exist (yet).
     public static var missing: DocumentSnapshot {
         DocumentSnapshot(document: nil, bytes: nil, identity: nil)
+    }
+}
+
+extension DocumentSnapshot {
+    /// Whether the file held exactly `data` when this snapshot was taken.
+    ///
+    /// - Complexity: O(*n*), a memory comparison.
+    func holds(_ data: Data) -> Bool {
+        guard let bytes, bytes.count == data.count else { return false }
+        return bytes.withUnsafeBytes { mine in
+            data.withUnsafeBytes { theirs in
+                guard let mine = mine.baseAddress, let theirs = theirs.baseAddress else {
+                    return true  // both empty
+                }
+                return memcmp(mine, theirs, data.count) == 0
+            }
+        }
     }
 }
 
