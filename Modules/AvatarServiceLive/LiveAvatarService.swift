@@ -86,7 +86,12 @@ public struct LiveAvatarService: AvatarService {
     private func readFile(_ url: URL, address: EmailAddress) async throws(AvatarServiceError)
         -> Avatar
     {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(address) }
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { throw .notFound(address) }
+        // A pipe would block the open for ever, whatever the timeout; a device would never end.
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .transport("it is not a regular file", url: url.absoluteString)
+        }
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }

@@ -24,12 +24,20 @@ enum AtomicFile {
     /// The whole file, or `nil` if there is no file at `url`.
     static func read(_ url: URL) throws(PersistenceError) -> Data? {
         let path = try resolvedPath(url)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            return nil
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .unreadable(path: url.path, reason: lastError())
         }
-        if isFolder.boolValue {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             throw .unreadable(path: url.path, reason: "it is a folder, not a file")
+        default:
+            // A device or a pipe would be read for ever (/dev/zero) or block the open (a FIFO).
+            throw .unreadable(
+                path: url.path, reason: "it is not a regular file (a device, a pipe or a socket)")
         }
         do {
             // Through a file handle: Data(contentsOf:) leaks its buffer for an empty file on Linux.

@@ -48,9 +48,17 @@ public final class ExitSignals {
         isExiting = true
         Task { @MainActor in
             await cleanUp()
+            // End by the same signal, from this thread, with the signal unblocked here: a
+            // process-directed signal can stay pending for ever when every thread happens to block
+            // it (the system's pool threads do), which left a process hanging after SIGHUP.
             signal(signalNumber, SIG_DFL)
-            // To the process, not this thread: a thread of the system's pool may block the signal.
-            kill(getpid(), signalNumber)
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            sigaddset(&unblocked, signalNumber)
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+            raise(signalNumber)
+            // Not reached: the default action of these signals ends the process.
+            _exit(128 + signalNumber)
         }
     }
 }

@@ -110,6 +110,21 @@ struct FileRespectTests {
         #expect(try Data(contentsOf: url) == Data(text.utf8))
     }
 
+    @Test("a device or a pipe given as the file is refused at once, not read for ever")
+    func notARegularFile() async throws {
+        let folder = try TemporaryFolder()
+        let pipe = folder.file("pipe.json")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+
+        for url in [URL(fileURLWithPath: "/dev/zero"), pipe] {
+            await #expect(
+                throws: PersistenceError.unreadable(
+                    path: url.path,
+                    reason: "it is not a regular file (a device, a pipe or a socket)")
+            ) { try await AttractionStore.open(at: url) }
+        }
+    }
+
     @Test("an escape sequence stored by an older version is refused like any broken rule")
     func storedEscapeRefused() async throws {
         let folder = try TemporaryFolder()

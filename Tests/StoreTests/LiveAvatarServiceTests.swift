@@ -124,6 +124,15 @@ struct HostileServerTests {
         #expect(clock.now - start < .seconds(15))
     }
 
+    @Test("a pipe in the folder is a failure at once, not a request that waits for ever")
+    func pipeInFolder() async throws {
+        let folder = try TemporaryFolder()
+        #expect(mkfifo(folder.file("ada@example.com").path, 0o600) == 0)
+        let service = LiveAvatarService(baseURL: folder.url, timeout: .seconds(1))
+
+        await #expect(throws: AvatarServiceError.self) { try await service.avatar(for: ada) }
+    }
+
     @Test("a file larger than the limit is refused, not read whole")
     func largeFile() async throws {
         let folder = try TemporaryFolder()
