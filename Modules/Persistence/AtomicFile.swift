@@ -51,8 +51,9 @@ enum AtomicFile {
 
     /// What identifies the file's current contents cheaply.
     ///
-    /// The identity is the device, inode, size and modification time. A replacement by rename always changes the inode, so an unchanged identity means an
-    /// unchanged file; a changed one means "read it and compare".
+    /// The identity is the device, inode, size and modification time; a changed one means "read
+    /// it and compare". It is a hint for the watcher only: a freed inode can be reused by a save of
+    /// the same size within one clock tick, so a save never trusts it and compares bytes instead.
     static func identity(of url: URL) throws(PersistenceError) -> FileIdentity? {
         let path = try resolvedPath(url)
         var status = stat()

@@ -138,7 +138,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         let sleep = self.sleep
         let delay = self.delay
         // The timer holds the saver strongly: a pending version keeps its saver alive until it is
-        // written, so releasing the saver early loses nothing. The task ends, and lets go.
+        // written. (A version left pending by a failed write has no timer; call flush() before
+        // letting the saver go.) The task ends, and lets go.
         timer = Task {
             do { try await sleep(delay) } catch { return }
             self.timer = nil

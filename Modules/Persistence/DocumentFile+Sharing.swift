@@ -47,8 +47,8 @@ extension DocumentFile {
     ///   - base: The snapshot this process last read or wrote.
     ///   - merge: Combines the three versions when the file changed since `base`.
     /// - Returns: What was written, and the merge if there was one.
-    /// - Throws: ``PersistenceError``: the file could not be locked, read, decoded or written; it
-    ///   is unchanged.
+    /// - Throws: ``PersistenceError``: the file could not be locked, read, decoded or written, and
+    ///   it is unchanged; or, rarely, the new file is in place but its folder could not be flushed.
     @concurrent
     public func save(
         _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge

@@ -152,10 +152,10 @@ public final class AttractionListPresenter: ViewStatePresenter {
 
     /// Applies one update to the rows, and refreshes Undo and Redo, as one new view-state.
     ///
-    /// The update carries every value it needs, so the presenter never reads the store during a
+    /// The update carries every value it needs, so the presenter does not read the store during a
     /// delivery (when the store may already have moved on). Updates arrive in order, so their
-    /// positions always fit the rows; one that did not would be a bug in the store, and is shown
-    /// by rebuilding the rows from the store instead of trapping.
+    /// positions always fit the rows; one that did not would be a bug in the store, and only then
+    /// are the rows rebuilt from the store, instead of trapping.
     private func storeChanged(_ update: AttractionStoreUpdate) {
         tracer.record(from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
         let store = self.store
