@@ -18,8 +18,6 @@ public import MVCTracing
 /// Call ``flush()`` before the program exits.
 @MainActor
 public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
-    /// Waits for a duration; injected so that tests decide when the timer fires.
-    public typealias Sleep = @Sendable (Duration) async throws -> Void
     /// Takes the file's newer version in: given the version both sides last agreed on and the
     /// file's, plus sentences about conflicts, returns the owner's version after taking the file's
     /// changes in (the owner's own unsaved changes kept).
@@ -37,7 +35,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// Called when the file holds changes this process has not seen; see ``Reconcile``.
     public var reconcile: Reconcile?
 
-    private let sleep: Sleep
+    private let clock: any Clock<Duration>
     private let merge: DocumentFile<Document>.Merge
     private let tracer: HopTracer
     private var state = SaverState<Document>()
@@ -52,21 +50,22 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     ///   - file: Where to write.
     ///   - snapshot: The file as this process read it; a save merges changes made since.
     ///   - delay: How long to wait after a change for more changes before writing.
-    ///   - sleep: How to wait; `Task.sleep(for:)` unless a test drives time.
+    ///   - clock: The clock the delay and the watch interval are measured on; a test passes a
+    ///     clock it advances by hand.
     ///   - tracer: Told of each decision to write, each write and its result, and each merge.
     ///   - merge: Combines this process's version with another process's (three-way).
     public init(
         file: DocumentFile<Document>,
         snapshot: DocumentSnapshot<Document> = .missing,
         delay: Duration = .milliseconds(300),
-        sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
+        clock: any Clock<Duration> = ContinuousClock(),
         tracer: HopTracer = .disabled,
         merge: @escaping DocumentFile<Document>.Merge
     ) {
         self.file = file
         self.snapshot = snapshot
         self.delay = delay
-        self.sleep = sleep
+        self.clock = clock
         self.tracer = tracer
         self.merge = merge
     }
@@ -101,9 +100,10 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     ///   file's identity is compared before any byte is read).
     public func watch(every interval: Duration) {
         watcher?.cancel()
+        let clock = self.clock
         watcher = Task { [weak self] in
             while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
+                do { try await clock.sleep(for: interval) } catch { return }
                 guard let self else { return }
                 self.run(self.state.checkDue())
             }
@@ -135,13 +135,13 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     }
 
     private func startTimer() {
-        let sleep = self.sleep
+        let clock = self.clock
         let delay = self.delay
         // The timer holds the saver strongly: a pending version keeps its saver alive until it is
         // written. (A version left pending by a failed write has no timer; call flush() before
         // letting the saver go.) The task ends, and lets go.
         timer = Task {
-            do { try await sleep(delay) } catch { return }
+            do { try await clock.sleep(for: delay) } catch { return }
             self.timer = nil
             self.run(self.state.timerFired())
         }

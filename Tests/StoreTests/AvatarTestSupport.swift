@@ -47,7 +47,7 @@ final class UpdateLog {
     private(set) var updates: [ModelUpdate] = []
     private var token: ObservationToken?
 
-    init(_ channel: UpdateChannel<ModelUpdate>, key: ModelUpdate.Key? = nil) {
+    init(_ channel: UpdateSubscriptions<ModelUpdate>, key: ModelUpdate.Key? = nil) {
         if let key {
             token = channel.subscribe(to: key) { [weak self] in self?.updates.append($0) }
         } else {

@@ -11,26 +11,50 @@ struct CoalescingSaverTests {
     @Test("a burst of a thousand edits is written once, when the timer fires")
     func burstIsOneWrite() async throws {
         let folder = try TemporaryFolder()
-        let clock = ManualClock()
+        let clock = TestClock()
         let (store, saver) = try await AttractionStore.open(
-            at: folder.file("a.json"), sleep: clock.sleep)
+            at: folder.file("a.json"), clock: clock)
 
         for index in 1...1_000 { try store.add(Attraction(name: "attraction \(index)")) }
         await clock.waitForSleepers(1)
         #expect(saver.writeCount == 0)
-        await clock.advance()
+        clock.advance()
         try await saver.flush()
 
         #expect(saver.writeCount == 1)
         #expect(try await saver.file.load() == store.attractions)
     }
 
+    @Test(
+        "the write waits the whole delay on the saver's clock, and a later edit does not restart it"
+    )
+    func writeWaitsForTheDelay() async throws {
+        let folder = try TemporaryFolder()
+        let clock = TestClock()
+        let (store, saver) = try await AttractionStore.open(
+            at: folder.file("a.json"), delay: .milliseconds(300), clock: clock)
+
+        try store.add(Attraction(name: "Louvre"))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(299))
+        for _ in 0..<100 { await Task.yield() }
+        try store.add(Attraction(name: "Orsay"))
+        #expect(saver.writeCount == 0)
+        #expect(clock.sleeperCount == 1, "a second edit started a second timer")
+
+        clock.advance(by: .milliseconds(1))
+        while saver.writeCount == 0 { await Task.yield() }
+        try await saver.flush()
+        #expect(saver.writeCount == 1)
+        #expect(try await saver.file.load()?.map(\.name) == ["Louvre", "Orsay"])
+    }
+
     @Test("flush writes what is pending at once, without waiting for the timer")
     func flushWritesNow() async throws {
         let folder = try TemporaryFolder()
-        let clock = ManualClock()
+        let clock = TestClock()
         let (store, saver) = try await AttractionStore.open(
-            at: folder.file("a.json"), sleep: clock.sleep)
+            at: folder.file("a.json"), clock: clock)
         try store.add(Attraction(name: "Louvre"))
 
         try await saver.flush()
@@ -54,17 +78,17 @@ struct CoalescingSaverTests {
     @Test("edits after a write start a new timer and a second write")
     func secondBurst() async throws {
         let folder = try TemporaryFolder()
-        let clock = ManualClock()
+        let clock = TestClock()
         let (store, saver) = try await AttractionStore.open(
-            at: folder.file("a.json"), sleep: clock.sleep)
+            at: folder.file("a.json"), clock: clock)
         try store.add(Attraction(name: "Louvre"))
         await clock.waitForSleepers(1)
-        await clock.advance()
+        clock.advance()
         try await saver.flush()
 
         try store.add(Attraction(name: "Orsay"))
         await clock.waitForSleepers(1)
-        await clock.advance()
+        clock.advance()
         try await saver.flush()
 
         #expect(saver.writeCount == 2)

@@ -9,7 +9,8 @@ import Testing
 @MainActor
 private final class SpyDataManager: DataManagerOperations {
     var calls: [String] = []
-    let updates = UpdateChannel<ModelUpdate>()
+    let channel = UpdateChannel<ModelUpdate>()
+    var updates: UpdateSubscriptions<ModelUpdate> { channel.subscriptions }
     var contacts: [Contact] {
         calls.append("contacts")
         return []
@@ -54,7 +55,13 @@ struct ModelManagerTests {
         _ = facade.contacts
         try facade.addContact(Contact(name: "Ada", address: ada))
         _ = facade.avatar(for: ada)
-        #expect(facade.updates === data.updates)
+        // The facade hands out the data manager's feed: a subscription through it hears the data
+        // manager's updates.
+        var heard: [ModelUpdate] = []
+        let token = facade.updates.subscribeToAll { heard.append($0) }
+        data.channel.publish(.contactsChanged)
+        #expect(heard == [.contactsChanged])
+        token.cancel()
         facade.requestAvatar(for: ada)
         await facade.loadAvatar(for: ada)
         await facade.reloadAvatar(for: ada)
@@ -130,23 +137,21 @@ struct SimulatedAvatarServiceTests {
         #expect(await service.callCount == 2)
     }
 
-    @Test("the latency is waited out through the injected sleep")
+    @Test("the latency is waited out on the injected clock, and a zero latency does not wait")
     func latency() async throws {
-        let requested = SleepLog()
-        let service = SimulatedAvatarService(latency: .milliseconds(250)) { duration in
-            await requested.add(duration)
-        }
+        let clock = TestClock()
+        let service = SimulatedAvatarService(latency: .milliseconds(250), clock: clock)
+        let request = Task { try await service.avatar(for: address("ada@example.com")) }
 
-        _ = try await service.avatar(for: address("ada@example.com"))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(249))
+        #expect(clock.sleeperCount == 1, "the request ended before its latency")
+        clock.advance(by: .milliseconds(1))
+        _ = try await request.value
+
         await service.setLatency(.zero)
         _ = try await service.avatar(for: address("ada@example.com"))
-
-        #expect(await requested.durations == [.milliseconds(250)])
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .milliseconds(250))
     }
-}
-
-/// Records the sleeps asked for.
-private actor SleepLog {
-    var durations: [Duration] = []
-    func add(_ duration: Duration) { durations.append(duration) }
 }

@@ -11,10 +11,11 @@ import Testing
 @Suite("Several processes on one file")
 struct SharedFileTests {
     private func open(
-        _ folder: TemporaryFolder, watch: Duration? = nil, delay: Duration = .milliseconds(300)
+        _ folder: TemporaryFolder, watch: Duration? = nil, delay: Duration = .milliseconds(300),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>) {
         try await AttractionStore.open(
-            at: folder.file("a.json"), delay: delay, watchInterval: watch)
+            at: folder.file("a.json"), delay: delay, clock: clock, watchInterval: watch)
     }
 
     @Test("a save never overwrites what another process saved since this one read the file")
@@ -53,16 +54,22 @@ struct SharedFileTests {
     @Test("a watching store shows another process's save without saving anything itself")
     func watcherTakesInSaves() async throws {
         let folder = try TemporaryFolder()
-        let watching = try await open(folder, watch: .milliseconds(20))
+        let clock = TestClock()
+        let watching = try await open(folder, watch: .seconds(1), clock: clock)
         let other = try await open(folder)
         let log = ChangeLog(watching.store)
 
         try other.store.add(Attraction(name: "Orsay"))
         try await other.saver.flush()
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
-        while watching.store.attractions.isEmpty && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(999))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(watching.store.attractions.isEmpty, "the watcher looked before its interval")
+
+        clock.advance(by: .milliseconds(1))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while watching.store.attractions.isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
         }
 
         #expect(watching.store.attractions.map(\.name) == ["Orsay"])

@@ -3,6 +3,7 @@ import MVCModel
 import MVCObservation
 import MVCPersistence
 import MVCStore
+import Synchronization
 
 /// A fresh folder for one test, removed when the test lets go of it.
 final class TemporaryFolder {
@@ -58,49 +59,84 @@ final class ChangeLog {
     }
 }
 
-/// Sleeps that only end when the test says so, to drive a saver's timer by hand.
-actor ManualClock {
-    private var sleepers: [UUID: CheckedContinuation<Void, any Error>] = [:]
+/// A clock whose time moves only when the test advances it, to drive a saver's timer and watcher
+/// by hand: no real waiting, and no race with the machine's speed.
+final class TestClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
 
-    /// The sleep function to inject.
-    nonisolated var sleep: CoalescingSaver<[Attraction]>.Sleep {
-        { _ in try await self.waitForAdvance() }
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    /// Waits until ``advance()``, or throws `CancellationError` when the sleeping task is cancelled.
-    private func waitForAdvance() async throws {
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [UUID: Sleeper] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+
+    /// Waits until the clock is advanced to `deadline`, or throws `CancellationError` when the
+    /// sleeping task is cancelled.
+    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in
-                if Task.isCancelled {
-                    continuation.resume(throwing: CancellationError())
-                } else {
-                    sleepers[id] = continuation
+                let resumeNow: Bool = state.withLock { state in
+                    if Task.isCancelled || deadline <= state.now { return true }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                if resumeNow {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
             }
         } onCancel: {
-            Task { await self.cancel(id) }
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    private func cancel(_ id: UUID) {
-        sleepers.removeValue(forKey: id)?.resume(throwing: CancellationError())
-    }
-
     /// How many sleeps are waiting.
-    var sleeperCount: Int { sleepers.count }
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Waits until at least `count` sleeps are waiting.
     func waitForSleepers(_ count: Int) async {
-        while sleepers.count < count { await Task.yield() }
+        while sleeperCount < count { await Task.yield() }
     }
 
-    /// Ends every sleep now waiting.
+    /// Moves time on by `duration`, ending every sleep whose deadline it reaches.
+    func advance(by duration: Duration) {
+        let waking = state.withLock { state in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return due.values.map(\.continuation)
+        }
+        for continuation in waking { continuation.resume() }
+    }
+
+    /// Moves time on to the latest deadline now waiting, ending every sleep.
     func advance() {
-        let waking = sleepers.values
-        sleepers.removeAll()
-        for sleeper in waking { sleeper.resume() }
+        let latest = state.withLock { state in
+            state.sleepers.values.map(\.deadline.offset).max().map { $0 - state.now.offset }
+        }
+        advance(by: max(latest ?? .zero, .zero))
     }
 }
 

@@ -22,13 +22,14 @@ extension ObservableProperty {
         options: ObservationOptions = [.old, .new],
         action: @escaping (Target) -> (ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        let id = nextID
-        return observe(options: options) { [weak target, weak self] change in
-            guard let target else {
-                self?.removeObservation(id)
-                return
+        register(options: options) { id in
+            { [weak target, weak self] change in
+                guard let target else {
+                    self?.removeObservation(id)
+                    return
+                }
+                action(target)(change)
             }
-            action(target)(change)
         }
     }
 

@@ -21,14 +21,17 @@ extension ObservableProperty where Value: Sendable {
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Value.self, bufferingPolicy: bufferingPolicy)
-        let id = nextID
-        let token = observe(options: [.initial, .new]) { [weak self] change in
-            guard let value = change.newValue else { return }
-            if case .terminated = continuation.yield(value) {
-                self?.removeObservation(id)
+        var streamID: ObservationID?
+        let token = register(options: [.initial, .new]) { id in
+            streamID = id
+            return { [weak self] change in
+                guard let value = change.newValue else { return }
+                if case .terminated = continuation.yield(value) {
+                    self?.removeObservation(id)
+                }
             }
         }
-        streams[id] = { continuation.finish() }
+        if let streamID { streams[streamID] = { continuation.finish() } }
         // The stream, not a token, decides how long this registration lasts; the registration is
         // removed when the stream terminates (see above) or the property goes away.
         token.detach()

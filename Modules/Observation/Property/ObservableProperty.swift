@@ -125,8 +125,19 @@ public final class ObservableProperty<Value> {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (ObservedChange<Value>) -> Void
     ) -> ObservationToken {
+        register(options: options) { _ in handler }
+    }
+
+    /// Registers the handler that `makeHandler` builds for the observation's id, so a handler
+    /// that must end its own observation (a stream that terminated, a target that went away)
+    /// is told which one it is instead of guessing the next id.
+    func register(
+        options: ObservationOptions,
+        _ makeHandler: (ObservationID) -> (ObservedChange<Value>) -> Void
+    ) -> ObservationToken {
         let id = nextID
         nextID += 1
+        let handler = makeHandler(id)
         observers.append(Observer(options: options, handler: handler), id: id)
         if options.contains(.prior) { priorObserverCount += 1 }
         if options.contains(.old) { oldValueObserverCount += 1 }

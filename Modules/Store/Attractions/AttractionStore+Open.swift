@@ -10,7 +10,8 @@ extension AttractionStore {
     /// - Parameters:
     ///   - url: The attractions file (a symbolic link is followed).
     ///   - delay: How long the saver waits after a change for more changes.
-    ///   - sleep: How the saver waits; injected by tests.
+    ///   - clock: The clock the saver's delay and the watch interval are measured on; tests pass
+    ///     one they advance by hand.
     ///   - watchInterval: How often to look for another process's save, to show it without
     ///     waiting for this process's next save; `nil` looks only when saving.
     ///   - tracer: Told each hop the store and the saver make.
@@ -20,7 +21,7 @@ extension AttractionStore {
     public static func open(
         at url: URL,
         delay: Duration = .milliseconds(300),
-        sleep: @escaping CoalescingSaver<[Attraction]>.Sleep = { try await Task.sleep(for: $0) },
+        clock: any Clock<Duration> = ContinuousClock(),
         watchInterval: Duration? = nil,
         tracer: HopTracer = .disabled
     ) async throws(PersistenceError) -> (
@@ -29,7 +30,7 @@ extension AttractionStore {
         let file = DocumentFile(url: url, format: .attractions)
         let snapshot = try await file.readSnapshot()
         let saver = CoalescingSaver(
-            file: file, snapshot: snapshot, delay: delay, sleep: sleep, tracer: tracer,
+            file: file, snapshot: snapshot, delay: delay, clock: clock, tracer: tracer,
             merge: AttractionMerge.merge)
         let store = AttractionStore(
             attractions: snapshot.document ?? [], saver: saver, tracer: tracer)

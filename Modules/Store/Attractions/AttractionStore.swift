@@ -14,12 +14,14 @@ public import MVCTracing
 /// Changes are published on ``changes`` as ``AttractionStoreUpdate`` values that carry the
 /// attractions they are about, keyed by attraction: subscribe to all of them to keep a list up to
 /// date row by row, or to one attraction's key to follow just that one. Changes another process
-/// saved reach subscribers the same way (see ``open(at:delay:sleep:watchInterval:tracer:)``).
+/// saved reach subscribers the same way (see ``open(at:delay:clock:watchInterval:tracer:)``).
 @MainActor
 public final class AttractionStore {
     /// The update of each edit, undo, redo and merge, published after the list and history are
     /// updated.
-    public let changes: UpdateChannel<AttractionStoreUpdate>
+    /// Only the store publishes: subscribers get ``changes``, which cannot.
+    public var changes: UpdateSubscriptions<AttractionStoreUpdate> { channel.subscriptions }
+    private let channel = UpdateChannel<AttractionStoreUpdate>()
     /// Where saving stands; a repeated failure is a new value.
     public let saving = ObservableProperty<AttractionSavingState>(.saved)
     /// The latest conflict resolved while taking in another process's save, if any.
@@ -45,7 +47,6 @@ public final class AttractionStore {
         self.list = AttractionList(attractions)
         self.saver = saver
         self.tracer = tracer
-        self.changes = UpdateChannel()
         savingToken = saver?.status.observe(options: .new) { [weak self] change in
             guard let status = change.newValue else { return }
             self?.saving.value = AttractionSavingState(status)
@@ -207,7 +208,7 @@ public final class AttractionStore {
 
     private func publish(_ change: AttractionListChange) {
         tracer.record(from: .store, to: .observation, change.summary)
-        changes.publish(
+        channel.publish(
             AttractionStoreUpdate(
                 change: change, undoLabel: history.undoLabel, redoLabel: history.redoLabel))
     }

@@ -5,8 +5,8 @@ public import MVCTracing
 /// Holds contacts and avatars per address, and publishes every change as a keyed `ModelUpdate`.
 @MainActor
 public final class DataManager: DataManagerMaintenance {
-    /// Where updates are published.
-    public let updates: UpdateChannel<ModelUpdate>
+    /// Where updates are published; only this data manager publishes on it.
+    private let channel = UpdateChannel<ModelUpdate>()
     /// The contacts, in the order they were added.
     public private(set) var contacts: [Contact]
     private var avatars: [EmailAddress: Avatar] = [:]
@@ -20,8 +20,10 @@ public final class DataManager: DataManagerMaintenance {
     public init(contacts: [Contact] = [], tracer: HopTracer = .disabled) {
         self.contacts = contacts
         self.tracer = tracer
-        self.updates = UpdateChannel()
     }
+
+    /// Where to follow updates: subscribe to one key, or to all.
+    public var updates: UpdateSubscriptions<ModelUpdate> { channel.subscriptions }
 
     /// Adds a contact at the end.
     public func addContact(_ contact: Contact) throws(DataManagerError) {
@@ -48,9 +50,9 @@ public final class DataManager: DataManagerMaintenance {
         avatars[address] = nil
     }
 
-    /// Publishes `update` on ``updates``.
+    /// Publishes `update` to the subscribers of ``updates``.
     public func propagate(_ update: ModelUpdate) {
         tracer.record(from: .store, to: .observation, "\(update)")
-        updates.publish(update)
+        channel.publish(update)
     }
 }

@@ -26,5 +26,5 @@ extension DataManagerForwarding {
     /// Forwarded to the data manager.
     public func avatar(for address: EmailAddress) -> Avatar? { dataManager.avatar(for: address) }
     /// Forwarded to the data manager.
-    public var updates: UpdateChannel<ModelUpdate> { dataManager.updates }
+    public var updates: UpdateSubscriptions<ModelUpdate> { dataManager.updates }
 }

@@ -18,8 +18,9 @@ public protocol DataManagerOperations: AnyObject {
     func addContact(_ contact: Contact) throws(DataManagerError)
     /// The cached avatar of `address`, if it has been loaded.
     func avatar(for address: EmailAddress) -> Avatar?
-    /// Where updates are published: subscribe to one key, or to all.
-    var updates: UpdateChannel<ModelUpdate> { get }
+    /// Where updates are published: subscribe to one key, or to all (publishing is the data
+    /// manager's alone).
+    var updates: UpdateSubscriptions<ModelUpdate> { get }
 }
 
 /// What the managers behind the facade do to the data manager: keep the cache and publish.

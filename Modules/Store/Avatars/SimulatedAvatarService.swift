@@ -5,12 +5,9 @@ public import MVCModel
 ///
 /// Whether a request fails is decided by a hash of the address and how many times it was
 /// requested, compared with the failure rate: the same script gives the same failures on every
-/// run, and a retry of a failed address can succeed. The wait goes through an injected `sleep`,
+/// run, and a retry of a failed address can succeed. The wait is measured on an injected clock,
 /// so tests decide when it ends.
 public actor SimulatedAvatarService: AvatarService {
-    /// Waits for a duration; cancellation must end it with an error.
-    public typealias Sleep = @Sendable (Duration) async throws -> Void
-
     /// How long each request takes.
     public private(set) var latency: Duration
     /// The share of requests that fail, 0...1.
@@ -18,22 +15,22 @@ public actor SimulatedAvatarService: AvatarService {
     /// How many requests the service has received.
     public private(set) var callCount = 0
     private var attempts: [EmailAddress: Int] = [:]
-    private let sleep: Sleep
+    private let clock: any Clock<Duration>
 
     /// Creates a service.
     ///
     /// - Parameters:
     ///   - latency: How long each request takes.
     ///   - failureRate: The share of requests that fail, clamped to 0...1.
-    ///   - sleep: How to wait; `Task.sleep(for:)` unless a test drives time.
+    ///   - clock: The clock the latency is measured on; a test passes one it advances by hand.
     public init(
         latency: Duration = .zero,
         failureRate: Double = 0,
-        sleep: @escaping Sleep = { try await Task.sleep(for: $0) }
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.latency = latency
         self.failureRate = min(max(failureRate, 0), 1)
-        self.sleep = sleep
+        self.clock = clock
     }
 
     /// Changes how long each request takes, from the next request on.
@@ -53,7 +50,7 @@ public actor SimulatedAvatarService: AvatarService {
         attempts[address] = attempt
         let fails = Self.draw("\(address.rawValue)#\(attempt)") < failureRate
         if latency > .zero {
-            do { try await sleep(latency) } catch { throw .cancelled }
+            do { try await clock.sleep(for: latency) } catch { throw .cancelled }
         }
         if Task.isCancelled { throw .cancelled }
         // A test double fails the way a real source does (a transport failure), so the
