@@ -19,7 +19,8 @@ public import MVCTracing
 public final class AttractionStore {
     /// The update of each edit, undo, redo and merge, published after the list and history are
     /// updated.
-    /// Only the store publishes: subscribers get ``changes``, which cannot.
+    ///
+    /// Only the store publishes: subscribers get this feed, which cannot.
     public var changes: UpdateSubscriptions<AttractionStoreUpdate> { channel.subscriptions }
     private let channel = UpdateChannel<AttractionStoreUpdate>()
     /// Where saving stands; a repeated failure is a new value.
