@@ -13,7 +13,7 @@ enum SwitchesCommand: Equatable {
     static let summary = """
         a        press button A: switch A flips between off and on
         b        press button B: switch B flips between off and on
-        reset    turn both switches off (one batch: each switch reports once)
+        reset    turn both switches off; the label names the switches that were on
         show     show the screen again
         help     list these commands
         quit     leave (the end of input leaves too)

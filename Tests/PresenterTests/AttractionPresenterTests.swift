@@ -54,82 +54,70 @@ struct AttractionPresenterTests {
     private let orsay = Attraction(name: "Orsay", notes: "Impressionists")
 
     @Test("creating: a blank editor, typing, saving, and the list gains one row")
-    func createFlow() throws {
+    func createFlow() async throws {
         let store = AttractionStore(attractions: [louvre])
-        let list = AttractionListPresenter(store: store)
-        let listTimeline = ViewStateRecorder(list)
+        let list = PresenterTestStore(AttractionListPresenter(store: store))
 
-        let editor = list.newTapped()
-        let editorTimeline = ViewStateRecorder(editor)
-        editor.nameChanged("Orsay")
-        editor.notesChanged("Impressionists")
-        #expect(editor.saveTapped())
+        let editor = PresenterTestStore(list.send { $0.newTapped() })
+        #expect(editor.state == Screens.editor("", nameMessage: "an attraction needs a name"))
+        editor.send { $0.nameChanged("Orsay") }
+        editor.expect {
+            $0.name = "Orsay"
+            $0.nameMessage = nil
+            $0.isSaveEnabled = true
+        }
+        editor.send { $0.notesChanged("Impressionists") }
+        editor.expect { $0.notes = "Impressionists" }
+        let saved = editor.send { $0.saveTapped() }
+        editor.expect { $0.phase = .saved }
 
+        #expect(saved)
         let created = try #require(store.attractions.last)
-        #expect(
-            editorTimeline.timeline == [
-                Screens.editor("", nameMessage: "an attraction needs a name"),
-                Screens.editor("Orsay"),
-                Screens.editor("Orsay", "Impressionists"),
-                Screens.editor("Orsay", "Impressionists", phase: .saved),
-            ]
-        )
-        #expect(
-            listTimeline.timeline == [
-                Screens.list([louvre]),
-                Screens.list([louvre, created], undo: "Add “Orsay”"),
-            ]
-        )
         #expect(created.notes == "Impressionists")
+        await list.receive {
+            $0.rows.append(Screens.row(created))
+            $0.undo = .init(title: "Undo Add “Orsay”", isEnabled: true)
+        }
+        editor.finish()
+        list.finish()
     }
 
     @Test("editing: the editor opens on the row's attraction and saving updates that row only")
-    func editFlow() throws {
+    func editFlow() async throws {
         let store = AttractionStore(attractions: [louvre, orsay])
-        let list = AttractionListPresenter(store: store)
-        let listTimeline = ViewStateRecorder(list)
+        let list = PresenterTestStore(AttractionListPresenter(store: store))
 
-        let editor = try #require(list.editTapped(at: 1))
-        let editorTimeline = ViewStateRecorder(editor)
-        editor.notesChanged("Van Gogh")
-        editor.saveTapped()
+        let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 1) }))
+        #expect(editor.state == Screens.editor("Orsay", "Impressionists"))
+        editor.send { $0.notesChanged("Van Gogh") }
+        editor.expect { $0.notes = "Van Gogh" }
+        editor.send { $0.saveTapped() }
+        editor.expect { $0.phase = .saved }
 
         let edited = Attraction(id: orsay.id, name: "Orsay", notes: "Van Gogh")
-        #expect(
-            editorTimeline.timeline == [
-                Screens.editor("Orsay", "Impressionists"),
-                Screens.editor("Orsay", "Van Gogh"),
-                Screens.editor("Orsay", "Van Gogh", phase: .saved),
-            ]
-        )
-        #expect(
-            listTimeline.timeline == [
-                Screens.list([louvre, orsay]),
-                Screens.list([louvre, edited], undo: "Edit “Orsay”"),
-            ])
+        await list.receive {
+            $0.rows[1] = Screens.row(edited)
+            $0.undo = .init(title: "Undo Edit “Orsay”", isEnabled: true)
+        }
+        editor.finish()
+        list.finish()
     }
 
     @Test("cancelling: the edit ends, the list never changes")
     func cancelFlow() throws {
         let store = AttractionStore(attractions: [louvre])
-        let list = AttractionListPresenter(store: store)
-        let listTimeline = ViewStateRecorder(list)
+        let list = PresenterTestStore(AttractionListPresenter(store: store))
 
-        let editor = try #require(list.editTapped(at: 0))
-        let editorTimeline = ViewStateRecorder(editor)
-        editor.nameChanged("Le Louvre")
-        editor.cancelTapped()
-        editor.nameChanged("ignored after the edit ended")
+        let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 0) }))
+        editor.send { $0.nameChanged("Le Louvre") }
+        editor.expect { $0.name = "Le Louvre" }
+        editor.send { $0.cancelTapped() }
+        editor.expect { $0.phase = .cancelled }
+        editor.send { $0.nameChanged("ignored after the edit ended") }
 
-        #expect(
-            editorTimeline.timeline == [
-                Screens.editor("Louvre"),
-                Screens.editor("Le Louvre"),
-                Screens.editor("Le Louvre", phase: .cancelled),
-            ]
-        )
-        #expect(listTimeline.timeline == [Screens.list([louvre])])
-        #expect(!editor.isEditing)
+        #expect(!editor.presenter.isEditing)
+        editor.finish()
+        list.finish()
     }
 
     @Test("a validation failure keeps the editor open with the reason, and saving works once fixed")

@@ -46,6 +46,26 @@ struct AvatarPresenterTests {
             ])
     }
 
+    @Test("a background load, step by step: loading at once, the picture when the fetch ends")
+    func backgroundLoadSteps() async {
+        let data = DataManager()
+        let remote = RemoteConnectionManager(dataManager: data, service: SimulatedAvatarService())
+        let manager = ModelManager(dataManager: data, remoteConnectionManager: remote)
+        let store = PresenterTestStore(AvatarPresenter(address: ada, manager: manager)) {
+            remote.runningFetchCount > 0
+        }
+        #expect(store.state == state(ada, .notRequested))
+
+        store.send { $0.loadTapped() }
+        store.expect { $0.status = .loading }
+        await store.receive { $0.status = drawable(ada) }
+        store.finish()
+
+        // Cached now: asking again publishes nothing and starts no fetch.
+        store.send { $0.loadTapped() }
+        store.finish()
+    }
+
     @Test("failure, then a retry that succeeds")
     func failureAndRetryTimeline() async {
         let service = SimulatedAvatarService(failureRate: 1)

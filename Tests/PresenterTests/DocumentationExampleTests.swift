@@ -23,10 +23,18 @@ struct PresenterDocumentationExampleTests {
     @Test("the MVCPresenterTesting overview example records a timeline")
     func presenterTestingExample() {
         // BEGIN MVCPresenterTesting example
+        let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
+        store.send { $0.buttonATapped() }
+        store.expect {
+            $0.buttonA.isOn = true
+            $0.label = "Switch A turned on."
+        }
+        store.finish()
+        // END MVCPresenterTesting example
+
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let recorder = ViewStateRecorder(presenter)
         presenter.buttonATapped()
         #expect(recorder.timeline.map(\.label) == ["Press a button.", "Switch A turned on."])
-        // END MVCPresenterTesting example
     }
 }

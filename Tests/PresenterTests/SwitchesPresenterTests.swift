@@ -37,22 +37,33 @@ struct SwitchesPresenterTests {
         )
     }
 
-    @Test("reset reports each switch that was on, one state per switch, and nothing more")
+    @Test("reset shows one state whose label names every switch it turned off, or says none was on")
     func resetTimeline() {
-        let presenter = SwitchesPresenter(
-            model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true))
-        let recorder = ViewStateRecorder(presenter)
+        let store = PresenterTestStore(
+            SwitchesPresenter(model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true)))
 
-        presenter.resetTapped()
-        presenter.resetTapped()
+        store.send { $0.resetTapped() }
 
-        #expect(
-            recorder.timeline == [
-                screen(SwitchesViewState.initialLabel, a: true, b: true),
-                screen("Switch A turned off.", b: true),
-                screen("Switch B turned off."),
-            ]
-        )
+        store.expect {
+            $0.buttonA.isOn = false
+            $0.buttonB.isOn = false
+            $0.label = "Reset: switches A and B turned off."
+        }
+        store.send { $0.resetTapped() }
+        store.expect {
+            $0.label = "Reset: both switches were already off."
+        }
+        store.send { $0.buttonBTapped() }
+        store.expect {
+            $0.buttonB.isOn = true
+            $0.label = "Switch B turned on."
+        }
+        store.send { $0.resetTapped() }
+        store.expect {
+            $0.buttonB.isOn = false
+            $0.label = "Reset: switch B turned off."
+        }
+        store.finish()
     }
 
     @Test("a change made to the model elsewhere reaches the screen too")

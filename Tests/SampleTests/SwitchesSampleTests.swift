@@ -12,7 +12,8 @@ struct SwitchesSampleTests {
                 "[A: on ] [B: off]  Switch A turned on.",
                 "[A: on ] [B: on ]  Switch B turned on.",
                 "[A: on ] [B: on ]  Switch B turned on.",
-                "[A: off] [B: off]  Switch B turned off.",
+                "[A: off] [B: off]  Reset: switches A and B turned off.",
+                "[A: off] [B: off]  Reset: both switches were already off.",
                 "[A: on ] [B: off]  Switch A turned on.",
             ]
         )

@@ -13,10 +13,13 @@ public import MVCTracing
 /// strong reference from the start, dropped when the edit is saved or cancelled. So a delegate
 /// made on the spot and handed over does not vanish mid-edit (the weak-delegate trap), and a
 /// finished editor does not keep its delegate, or the store behind it, alive.
+///
+/// The decisions are ``AttractionEditorCore``'s (a pure value); this class only runs its
+/// effects (calling the delegate, letting it go) and publishes the view-state.
 @MainActor
 public final class AttractionDetailPresenter: ViewStatePresenter {
     private var delegate: (any AttractionEditorDelegate)?
-    private let attractionID: Attraction.ID
+    private var core: AttractionEditorCore
     private let tracer: HopTracer
     private let state: ObservableProperty<AttractionDetailViewState>
 
@@ -32,9 +35,9 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
         tracer: HopTracer = .disabled
     ) {
         self.delegate = delegate
-        self.attractionID = attraction.id
+        self.core = AttractionEditorCore(editing: attraction)
         self.tracer = tracer
-        self.state = ObservableProperty(Self.viewState(for: AttractionDraft(attraction)))
+        self.state = ObservableProperty(core.viewState)
     }
 
     /// What the editor shows now.
@@ -50,20 +53,18 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
     }
 
     /// Whether the edit is still open (not yet saved or cancelled).
-    public var isEditing: Bool { delegate != nil }
+    public var isEditing: Bool { core.isEditing }
 
     // MARK: Intents
 
     /// The user changed the name field.
     public func nameChanged(_ name: String) {
-        guard isEditing else { return }
-        edit { $0.name = name }
+        send(.nameChanged(name))
     }
 
     /// The user changed the notes field.
     public func notesChanged(_ notes: String) {
-        guard isEditing else { return }
-        edit { $0.notes = notes }
+        send(.notesChanged(notes))
     }
 
     /// The user pressed Save: a valid draft goes to the delegate; the edit ends if it accepts it.
@@ -72,60 +73,51 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
     ///   and the edit stays open.
     @discardableResult
     public func saveTapped() -> Bool {
-        guard let delegate else { return false }
-        let attraction: Attraction
-        do {
-            attraction = try draft.validated(id: attractionID)
-        } catch {
-            state.update { $0.saveError = error.description }
-            return false
-        }
-        tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
-        do {
-            try delegate.saveAttraction(attraction)
-        } catch {
-            // The delegate protocol's own error: the editor knows nothing of the store.
-            state.update { $0.saveError = error.description }
-            return false
-        }
-        self.delegate = nil
-        state.update { state in
-            state.saveError = nil
-            state.phase = .saved
-        }
-        return true
+        guard core.isEditing else { return false }
+        send(.saveTapped)
+        return core.viewState.phase == .saved
     }
 
     /// The user pressed Cancel: the delegate hears of it, and the edit ends unsaved.
     public func cancelTapped() {
-        guard let delegate else { return }
-        tracer.record(from: .presenter, to: .delegate, "cancelEditing()")
-        delegate.cancelEditing()
-        self.delegate = nil
-        state.update { $0.phase = .cancelled }
+        send(.cancelTapped)
     }
 
-    // MARK: State
+    // MARK: Running the core's effects
 
-    private var draft: AttractionDraft {
-        AttractionDraft(name: state.value.name, notes: state.value.notes)
+    /// Applies `event`, runs the effects it asks for (which may send the delegate's answer back),
+    /// then publishes the view-state once: an intent shows as at most one new state.
+    private func send(_ event: AttractionEditorCore.Event) {
+        var pending = [event]
+        while !pending.isEmpty {
+            let effects = core.handle(pending.removeFirst())
+            for effect in effects {
+                if let answer = run(effect) { pending.append(answer) }
+            }
+        }
+        state.value = core.viewState
     }
 
-    private func edit(_ change: (inout AttractionDraft) -> Void) {
-        var draft = self.draft
-        change(&draft)
-        state.value = Self.viewState(for: draft)
-    }
-
-    /// The editing view-state for `draft`: its fields, its problems, whether it can be saved.
-    private static func viewState(for draft: AttractionDraft) -> AttractionDetailViewState {
-        let problems = draft.problems
-        return AttractionDetailViewState(
-            name: draft.name,
-            notes: draft.notes,
-            nameMessage: problems.first { $0.field == .name }?.description,
-            notesMessage: problems.first { $0.field == .notes }?.description,
-            isSaveEnabled: problems.isEmpty
-        )
+    /// Runs one effect; returns the delegate's answer when the effect asked it a question.
+    private func run(_ effect: AttractionEditorCore.Effect) -> AttractionEditorCore.Event? {
+        switch effect {
+        case .askDelegateToSave(let attraction):
+            guard let delegate else { return .delegateRefused("the edit is over") }
+            tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
+            do {
+                try delegate.saveAttraction(attraction)
+                return .delegateAccepted
+            } catch {
+                // The delegate protocol's own error: the editor knows nothing of the store.
+                return .delegateRefused(error.description)
+            }
+        case .tellDelegateCancelled:
+            tracer.record(from: .presenter, to: .delegate, "cancelEditing()")
+            delegate?.cancelEditing()
+            return nil
+        case .releaseDelegate:
+            delegate = nil
+            return nil
+        }
     }
 }

@@ -13,11 +13,15 @@ public import MVCTracing
 /// Editors get a delegate that fits: ``newTapped()`` opens one whose delegate adds to the store,
 /// ``editTapped(at:)`` one whose delegate replaces the attraction it was opened on. The editor
 /// itself knows neither.
+///
+/// The decisions are ``AttractionListCore``'s (a pure value); this class calls the store, feeds
+/// what happened to the core, and publishes its view-state.
 @MainActor
 public final class AttractionListPresenter: ViewStatePresenter {
     private let store: AttractionStore
     private let tracer: HopTracer
-    private let state: ObservableProperty<AttractionListViewState>
+    /// The core, observed whole; a view-state observer is handed its `viewState`.
+    private let state: ObservableProperty<AttractionListCore>
     private var tokens: [ObservationToken] = []
 
     /// Creates a presenter for `store` and starts following its changes, its saving and its
@@ -30,36 +34,37 @@ public final class AttractionListPresenter: ViewStatePresenter {
         self.store = store
         self.tracer = tracer
         self.state = ObservableProperty(
-            AttractionListViewState(
-                rows: store.attractions.map(Self.row),
-                undo: Self.undoCommand(label: store.undoLabel),
-                redo: Self.redoCommand(label: store.redoLabel),
-                saveProblem: Self.saveProblem(store.saving.value)
-            )
-        )
+            AttractionListCore(
+                attractions: store.attractions, undoLabel: store.undoLabel,
+                redoLabel: store.redoLabel, saving: store.saving.value))
         tokens.append(
-            store.changes.subscribeToAll { [weak self] update in self?.storeChanged(update) })
+            store.changes.subscribeToAll { [weak self] update in
+                guard let self else { return }
+                self.tracer.record(
+                    from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
+                self.send(.storeChanged(update))
+            })
         tokens.append(
             store.saving.observe(options: .new) { [weak self] change in
                 guard let saving = change.newValue else { return }
-                self?.state.update { $0.saveProblem = Self.saveProblem(saving) }
+                self?.send(.savingChanged(saving))
             })
         tokens.append(
             store.notice.observe(options: .new) { [weak self] change in
                 guard let notice = change.newValue ?? nil else { return }
-                self?.state.update { $0.notice = notice.message }
+                self?.send(.noticeArrived(notice))
             })
     }
 
     /// What the list shows now.
-    public var viewState: AttractionListViewState { state.value }
+    public var viewState: AttractionListViewState { state.value.viewState }
 
     /// Calls `handler` with each new view-state, until the token is released.
     public func observeViewState(_ handler: @escaping (AttractionListViewState) -> Void)
         -> ObservationToken
     {
         state.observe(options: .new) { change in
-            if let newState = change.newValue { handler(newState) }
+            if let newState = change.newValue { handler(newState.viewState) }
         }
     }
 
@@ -81,7 +86,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
         do {
             attraction = try AttractionDraft(name: name).validated(id: delegate.newAttraction.id)
         } catch {
-            show(error.description)
+            send(.inputRefused(error.description))
             return false
         }
         tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
@@ -89,7 +94,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
             try delegate.saveAttraction(attraction)
             return true
         } catch {
-            show(error.description)
+            send(.inputRefused(error.description))
             return false
         }
     }
@@ -99,7 +104,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
     /// - Returns: The editor, on a blank attraction.
     public func newTapped() -> AttractionDetailPresenter {
         let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
-        clearError()
+        send(.errorDismissed)
         return AttractionDetailPresenter(
             editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
     }
@@ -148,92 +153,41 @@ public final class AttractionListPresenter: ViewStatePresenter {
         return perform { () throws(AttractionStoreError) in try store.redo() } != nil
     }
 
-    // MARK: Following the store
+    // MARK: Running the core
 
-    /// Applies one update to the rows, and refreshes Undo and Redo, as one new view-state.
+    /// Applies `event` and runs the effects it asks for.
     ///
-    /// The update carries every value it needs, so the presenter does not read the store during a
-    /// delivery (when the store may already have moved on). Updates arrive in order, so their
-    /// positions always fit the rows; one that did not would be a bug in the store, and only then
-    /// are the rows rebuilt from the store, instead of trapping.
-    private func storeChanged(_ update: AttractionStoreUpdate) {
-        tracer.record(from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
-        let store = self.store
-        // In place: one row changes, and a long list is not copied for it.
-        state.modify { state in
-            if !Self.apply(update.change, to: &state.rows) {
-                state.rows = store.attractions.map(Self.row)
-            }
-            state.undo = Self.undoCommand(label: update.undoLabel)
-            state.redo = Self.redoCommand(label: update.redoLabel)
-            state.lastError = nil
+    /// A store update is applied in place (`modify`), so one row's change does not copy a long
+    /// list; other events go through `update`, which publishes nothing when nothing changed.
+    private func send(_ event: AttractionListCore.Event) {
+        var effects: [AttractionListCore.Effect] = []
+        if case .storeChanged = event {
+            state.modify { effects = $0.handle(event) }
+        } else {
+            state.update { effects = $0.handle(event) }
         }
-    }
-
-    /// Applies `change` to `rows`; `false` if its positions do not fit them.
-    private static func apply(
-        _ change: AttractionListChange, to rows: inout [AttractionListViewState.Row]
-    )
-        -> Bool
-    {
-        switch change {
-        case .inserted(let attraction, let position):
-            guard (0...rows.count).contains(position) else { return false }
-            rows.insert(row(attraction), at: position)
-        case .removed(_, let position):
-            guard rows.indices.contains(position) else { return false }
-            rows.remove(at: position)
-        case .moved(_, let source, let destination):
-            guard rows.indices.contains(source), rows.indices.contains(destination) else {
-                return false
+        for effect in effects {
+            switch effect {
+            case .reloadFromStore:
+                // Only when an update's positions did not fit the rows (a store bug): the list is
+                // read whole instead of trapping.
+                send(
+                    .reloaded(
+                        store.attractions, undoLabel: store.undoLabel, redoLabel: store.redoLabel))
             }
-            rows.insert(rows.remove(at: source), at: destination)
-        case .replaced(_, let attraction, let position):
-            guard rows.indices.contains(position) else { return false }
-            rows[position] = row(attraction)
         }
-        return true
     }
 
     private func perform<Result>(_ action: () throws(AttractionStoreError) -> Result) -> Result? {
         do {
             return try action()
         } catch {
-            // A refused undo or redo may have dropped its edit: the commands are read again (an
+            // A refused undo or redo may have dropped its edit: the labels are read again (an
             // intent runs outside any delivery, so reading the store here is safe).
-            let store = self.store
-            state.update { state in
-                state.lastError = error.description
-                state.undo = Self.undoCommand(label: store.undoLabel)
-                state.redo = Self.redoCommand(label: store.redoLabel)
-            }
+            send(
+                .intentFailed(
+                    error.description, undoLabel: store.undoLabel, redoLabel: store.redoLabel))
             return nil
         }
-    }
-
-    private func clearError() {
-        if state.value.lastError != nil { state.update { $0.lastError = nil } }
-    }
-
-    private func show(_ error: String) {
-        state.update { $0.lastError = error }
-    }
-
-    private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
-        AttractionListViewState.Row(
-            id: attraction.id.description, name: attraction.name, notes: attraction.notes)
-    }
-
-    private static func undoCommand(label: String?) -> AttractionListViewState.Command {
-        .init(title: label.map { "Undo \($0)" } ?? "Undo", isEnabled: label != nil)
-    }
-
-    private static func redoCommand(label: String?) -> AttractionListViewState.Command {
-        .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
-    }
-
-    private static func saveProblem(_ saving: AttractionSavingState) -> String? {
-        guard case .failed(let message, let attempts) = saving else { return nil }
-        return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
     }
 }

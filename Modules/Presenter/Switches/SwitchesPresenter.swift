@@ -12,6 +12,8 @@ public import MVCTracing
 public final class SwitchesPresenter: ViewStatePresenter {
     private let model: SwitchesModel
     private let tracer: HopTracer
+    /// Batches the view-state's changes during a reset, so the screen sees one new state.
+    private let viewChanges = ChangeCoordinator()
     private let state: ObservableProperty<SwitchesViewState>
     private var tokens: [ObservationToken] = []
 
@@ -28,7 +30,8 @@ public final class SwitchesPresenter: ViewStatePresenter {
                 label: SwitchesViewState.initialLabel,
                 buttonA: .init(title: "A", isOn: model.isSwitchAOn.value),
                 buttonB: .init(title: "B", isOn: model.isSwitchBOn.value)
-            )
+            ),
+            coordinator: viewChanges
         )
         tokens = [
             model.isSwitchAOn.observe(self, action: SwitchesPresenter.switchAChanged),
@@ -66,10 +69,30 @@ public final class SwitchesPresenter: ViewStatePresenter {
         model.isSwitchBOn.value.toggle()
     }
 
-    /// The user asked for a reset: both switches turn off, in one batch.
+    /// The user asked for a reset: both switches turn off, and the label says what the reset
+    /// did, as one new view-state.
+    ///
+    /// The model tells each switch that turned off to its own handler; the presenter batches its
+    /// view-state around the reset, so the screen shows the net result once, with a label naming
+    /// every switch the reset turned off (not just the last one heard).
     public func resetTapped() {
         tracer.record(from: .presenter, to: .model, "reset()")
-        model.reset()
+        let turnedOff = [
+            model.isSwitchAOn.value ? "A" : nil, model.isSwitchBOn.value ? "B" : nil,
+        ].compactMap(\.self)
+        viewChanges.batch {
+            model.reset()
+            state.update { $0.label = Self.resetLabel(turnedOff: turnedOff) }
+        }
+    }
+
+    /// What a reset did, in words: which switches it turned off, or that there was nothing to do.
+    static func resetLabel(turnedOff switches: [String]) -> String {
+        switch switches.count {
+        case 0: "Reset: both switches were already off."
+        case 1: "Reset: switch \(switches[0]) turned off."
+        default: "Reset: switches \(switches.joined(separator: " and ")) turned off."
+        }
     }
 
     // MARK: Model observation, one method per property

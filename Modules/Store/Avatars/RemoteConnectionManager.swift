@@ -24,6 +24,9 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     /// What the manager did so far.
     public var statistics: RequestStatistics { requests.statistics }
 
+    /// How many fetches are running (a test waits for none before it ends).
+    public var runningFetchCount: Int { fetches.count }
+
     /// Creates a manager that stores what `service` returns in `dataManager`.
     ///
     /// - Parameters:

@@ -1,0 +1,143 @@
+public import MVCModel
+
+/// The detail editor's decisions, as a value: what each event does to the editing state, and
+/// which effects the ``AttractionDetailPresenter`` must then run.
+///
+/// It holds no delegate and calls nothing; the presenter talks to the delegate and feeds the
+/// answer back as an event. So every decision can be tested with plain values:
+///
+/// ```swift
+/// var core = AttractionEditorCore(editing: Attraction(name: "Louvre"))
+/// core.handle(.nameChanged("Orsay"))          // []
+/// core.handle(.saveTapped)                     // [.askDelegateToSave(Orsay)]
+/// core.handle(.delegateAccepted)               // [.releaseDelegate]
+/// core.viewState.phase                         // .saved
+/// ```
+///
+/// **Every state × event is decided.** While editing, field changes update the draft and its
+/// messages; Save either shows the draft's first problem or asks the delegate; Cancel ends the
+/// edit. While the delegate is being asked, the only events that can arrive are its answer (the
+/// delegate is called synchronously); anything else is ignored. Once saved or cancelled, every
+/// event is ignored: a finished edit never changes again. A delegate answer that arrives while
+/// no question is open is ignored too.
+public struct AttractionEditorCore: Equatable, Sendable {
+    /// Something that happened to the editor: an intent of the user, or the delegate's answer.
+    public enum Event: Equatable, Sendable {
+        /// The user changed the name field.
+        case nameChanged(String)
+        /// The user changed the notes field.
+        case notesChanged(String)
+        /// The user pressed Save.
+        case saveTapped
+        /// The user pressed Cancel.
+        case cancelTapped
+        /// The delegate saved the attraction it was asked to save.
+        case delegateAccepted
+        /// The delegate refused to save; the message says why.
+        case delegateRefused(String)
+    }
+
+    /// What the presenter must do after a transition.
+    public enum Effect: Equatable, Sendable {
+        /// Hand `attraction` to the delegate's `saveAttraction`, and send its answer back.
+        case askDelegateToSave(Attraction)
+        /// Call the delegate's `cancelEditing`.
+        case tellDelegateCancelled
+        /// Let the delegate go: the edit is over.
+        case releaseDelegate
+    }
+
+    /// Where the edit stands, beyond what the view shows.
+    enum Stage: Equatable, Sendable {
+        case editing
+        case askingDelegate
+        case finished
+    }
+
+    /// What the editor shows.
+    public private(set) var viewState: AttractionDetailViewState
+    private let attractionID: Attraction.ID
+    private var stage = Stage.editing
+
+    /// Starts editing `attraction`: its fields, their messages, whether Save is enabled.
+    ///
+    /// - Parameter attraction: The attraction to edit (a blank one, with a fresh id, to create one).
+    public init(editing attraction: Attraction) {
+        self.attractionID = attraction.id
+        self.viewState = Self.viewState(for: AttractionDraft(attraction))
+    }
+
+    /// Whether the edit is still open (not yet saved or cancelled).
+    public var isEditing: Bool { stage != .finished }
+
+    /// Applies `event` and returns the effects to run, in order.
+    ///
+    /// - Parameter event: What happened.
+    /// - Returns: The effects the presenter must run; empty when the event changes nothing else.
+    @discardableResult
+    public mutating func handle(_ event: Event) -> [Effect] {
+        switch (stage, event) {
+        case (.editing, .nameChanged(let name)):
+            edit { $0.name = name }
+            return []
+        case (.editing, .notesChanged(let notes)):
+            edit { $0.notes = notes }
+            return []
+        case (.editing, .saveTapped):
+            do {
+                let attraction = try draft.validated(id: attractionID)
+                stage = .askingDelegate
+                return [.askDelegateToSave(attraction)]
+            } catch {
+                viewState.saveError = error.description
+                return []
+            }
+        case (.editing, .cancelTapped):
+            stage = .finished
+            viewState.phase = .cancelled
+            return [.tellDelegateCancelled, .releaseDelegate]
+        case (.askingDelegate, .delegateAccepted):
+            stage = .finished
+            viewState.saveError = nil
+            viewState.phase = .saved
+            return [.releaseDelegate]
+        case (.askingDelegate, .delegateRefused(let message)):
+            stage = .editing
+            viewState.saveError = message
+            return []
+        case (.editing, .delegateAccepted), (.editing, .delegateRefused):
+            // No question is open: an answer nobody asked for changes nothing.
+            return []
+        case (.askingDelegate, .nameChanged), (.askingDelegate, .notesChanged),
+            (.askingDelegate, .saveTapped), (.askingDelegate, .cancelTapped):
+            // The delegate is answering; the user's next intent comes after its answer.
+            return []
+        case (.finished, _):
+            // Saved or cancelled: a finished edit never changes again.
+            return []
+        }
+    }
+
+    private var draft: AttractionDraft {
+        AttractionDraft(name: viewState.name, notes: viewState.notes)
+    }
+
+    private mutating func edit(_ change: (inout AttractionDraft) -> Void) {
+        var draft = self.draft
+        change(&draft)
+        // A new draft is a new question: the last Save's refusal no longer applies.
+        viewState = Self.viewState(for: draft)
+    }
+
+    /// The editing view-state for `draft`: its fields, its problems, whether it can be saved.
+    private static func viewState(for draft: AttractionDraft) -> AttractionDetailViewState {
+        let problems = draft.problems
+        return AttractionDetailViewState(
+            name: draft.name,
+            notes: draft.notes,
+            nameMessage: problems.first { $0.field == .name }?.description,
+            notesMessage: problems.first { $0.field == .notes }?.description,
+            isSaveEnabled: problems.isEmpty
+        )
+    }
+}

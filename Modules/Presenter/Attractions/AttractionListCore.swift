@@ -1,0 +1,150 @@
+public import MVCModel
+public import MVCStore
+
+/// The list screen's decisions, as a value: how each store update, saving state, notice and
+/// refused intent changes what the list shows.
+///
+/// The ``AttractionListPresenter`` calls the store and feeds what happened back as events; the
+/// core never reads the store. A store update carries the attractions it is about, so the core
+/// edits one row for a one-row change:
+///
+/// ```swift
+/// var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+/// let louvre = Attraction(name: "Louvre")
+/// core.handle(.storeChanged(AttractionStoreUpdate(
+///     change: .inserted(louvre, at: 0), undoLabel: "Add “Louvre”", redoLabel: nil)))
+/// core.viewState.rows.map(\.name)   // ["Louvre"]
+/// core.viewState.undo.title          // "Undo Add “Louvre”"
+/// ```
+///
+/// **Every event is decided in every state.** The list has no modes: each event is a total
+/// function of the view-state. The one effect is ``Effect/reloadFromStore``, asked for when an
+/// update's positions do not fit the rows (which would be a store bug): the presenter answers
+/// with ``Event/reloaded(_:undoLabel:redoLabel:)`` instead of the core trapping.
+public struct AttractionListCore: Equatable, Sendable {
+    /// Something that happened: a store update, a change of saving state, or an intent's outcome.
+    public enum Event: Equatable, Sendable {
+        /// The store published an update.
+        case storeChanged(AttractionStoreUpdate)
+        /// The store's saving state changed.
+        case savingChanged(AttractionSavingState)
+        /// The store resolved a conflict while taking in another process's save.
+        case noticeArrived(AttractionStoreNotice)
+        /// The whole list, read again from the store, with the commands' labels.
+        case reloaded([Attraction], undoLabel: String?, redoLabel: String?)
+        /// The store refused an intent; the labels are the store's after the refusal (a refused
+        /// undo may have dropped its edit).
+        case intentFailed(String, undoLabel: String?, redoLabel: String?)
+        /// An intent was refused before reaching the store (its input broke the model's rules).
+        case inputRefused(String)
+        /// The user moved on (opened an editor): the last error no longer applies.
+        case errorDismissed
+    }
+
+    /// What the presenter must do after a transition.
+    public enum Effect: Equatable, Sendable {
+        /// Read the whole list and the commands' labels from the store, and send them back as
+        /// ``Event/reloaded(_:undoLabel:redoLabel:)``.
+        case reloadFromStore
+    }
+
+    /// What the list shows.
+    public private(set) var viewState: AttractionListViewState
+
+    /// Starts from the store's list, its commands' labels and its saving state.
+    ///
+    /// - Parameters:
+    ///   - attractions: The attractions, in order.
+    ///   - undoLabel: What Undo would undo, if anything.
+    ///   - redoLabel: What Redo would redo, if anything.
+    ///   - saving: Where saving stands.
+    public init(
+        attractions: [Attraction], undoLabel: String?, redoLabel: String?,
+        saving: AttractionSavingState = .saved
+    ) {
+        viewState = AttractionListViewState(
+            rows: attractions.map(Self.row),
+            undo: Self.undoCommand(label: undoLabel),
+            redo: Self.redoCommand(label: redoLabel),
+            saveProblem: Self.saveProblem(saving)
+        )
+    }
+
+    /// Applies `event` to the view-state, in place, and returns the effects to run.
+    ///
+    /// - Parameter event: What happened.
+    /// - Returns: The effects the presenter must run; empty unless the rows must be reloaded.
+    @discardableResult
+    public mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .storeChanged(let update):
+            viewState.undo = Self.undoCommand(label: update.undoLabel)
+            viewState.redo = Self.redoCommand(label: update.redoLabel)
+            viewState.lastError = nil
+            return Self.apply(update.change, to: &viewState.rows) ? [] : [.reloadFromStore]
+        case .savingChanged(let saving):
+            viewState.saveProblem = Self.saveProblem(saving)
+            return []
+        case .noticeArrived(let notice):
+            viewState.notice = notice.message
+            return []
+        case .reloaded(let attractions, let undoLabel, let redoLabel):
+            viewState.rows = attractions.map(Self.row)
+            viewState.undo = Self.undoCommand(label: undoLabel)
+            viewState.redo = Self.redoCommand(label: redoLabel)
+            return []
+        case .intentFailed(let message, let undoLabel, let redoLabel):
+            viewState.lastError = message
+            viewState.undo = Self.undoCommand(label: undoLabel)
+            viewState.redo = Self.redoCommand(label: redoLabel)
+            return []
+        case .inputRefused(let message):
+            viewState.lastError = message
+            return []
+        case .errorDismissed:
+            viewState.lastError = nil
+            return []
+        }
+    }
+
+    /// Applies `change` to `rows`; `false` (rows untouched) if its positions do not fit them.
+    private static func apply(
+        _ change: AttractionListChange, to rows: inout [AttractionListViewState.Row]
+    ) -> Bool {
+        switch change {
+        case .inserted(let attraction, let position):
+            guard (0...rows.count).contains(position) else { return false }
+            rows.insert(row(attraction), at: position)
+        case .removed(_, let position):
+            guard rows.indices.contains(position) else { return false }
+            rows.remove(at: position)
+        case .moved(_, let source, let destination):
+            guard rows.indices.contains(source), rows.indices.contains(destination) else {
+                return false
+            }
+            rows.insert(rows.remove(at: source), at: destination)
+        case .replaced(_, let attraction, let position):
+            guard rows.indices.contains(position) else { return false }
+            rows[position] = row(attraction)
+        }
+        return true
+    }
+
+    private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
+        AttractionListViewState.Row(
+            id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+    }
+
+    private static func undoCommand(label: String?) -> AttractionListViewState.Command {
+        .init(title: label.map { "Undo \($0)" } ?? "Undo", isEnabled: label != nil)
+    }
+
+    private static func redoCommand(label: String?) -> AttractionListViewState.Command {
+        .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
+    }
+
+    private static func saveProblem(_ saving: AttractionSavingState) -> String? {
+        guard case .failed(let message, let attempts) = saving else { return nil }
+        return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
+    }
+}

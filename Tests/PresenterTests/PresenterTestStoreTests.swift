@@ -1,0 +1,125 @@
+import MVCModel
+import MVCObservation
+import MVCPresenter
+import MVCPresenterTesting
+import Testing
+
+/// The step-by-step test store: it passes a full, correct script, and fails each way it promises.
+@MainActor
+@Suite("The presenter test store")
+struct PresenterTestStoreTests {
+    @Test("a script that asserts every published state passes")
+    func passingScript() {
+        let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
+
+        store.send { $0.buttonATapped() }
+        store.expect {
+            $0.buttonA.isOn = true
+            $0.label = "Switch A turned on."
+        }
+        store.send { $0.buttonBTapped() }
+        store.expect {
+            $0.buttonB.isOn = true
+            $0.label = "Switch B turned on."
+        }
+        store.finish()
+    }
+
+    @Test("a wrong expectation fails with a diff that names the differing field")
+    func wrongExpectation() {
+        let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
+        withKnownIssue {
+            store.send { $0.buttonATapped() }
+            store.expect {
+                $0.buttonA.isOn = true
+                $0.label = "Switch B turned on."
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("− ") && text.contains("Switch B turned on.")
+                && text.contains("+ ") && text.contains("Switch A turned on.")
+        }
+        store.finish()
+    }
+
+    @Test("a state published and never asserted fails at the end")
+    func unassertedState() {
+        let model = SwitchesModel()
+        let store = PresenterTestStore(SwitchesPresenter(model: model))
+        model.isSwitchBOn.value = true
+        withKnownIssue {
+            store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("never asserted")
+        }
+    }
+
+    @Test("an intent whose second state is not asserted fails when the next intent is sent")
+    func twoStatesForOne() {
+        let store = PresenterTestStore(TwoStepPresenter())
+        store.send { $0.stepTwiceTapped() }
+        store.expect { $0 = 1 }
+        withKnownIssue {
+            store.send { $0.stepTwiceTapped() }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("never asserted")
+        }
+        store.skipStates()
+        store.finish()
+    }
+
+    @Test("expecting a state when none was published fails, showing the expected change")
+    func expectedButNothing() {
+        let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
+        store.send { _ in }
+        withKnownIssue {
+            store.expect { $0.label = "Switch A turned on." }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("none was published") && text.contains("+ ")
+        }
+        store.finish()
+    }
+
+    @Test("work still running at the end fails")
+    func busyAtTheEnd() {
+        let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel())) { true }
+        withKnownIssue {
+            store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("still running")
+        }
+    }
+
+    @Test("a state that arrives later is received, waiting for it")
+    func receiveLater() async {
+        let model = SwitchesModel()
+        let store = PresenterTestStore(SwitchesPresenter(model: model))
+        Task { @MainActor in model.isSwitchAOn.value = true }
+
+        await store.receive {
+            $0.buttonA.isOn = true
+            $0.label = "Switch A turned on."
+        }
+        store.finish()
+    }
+}
+
+/// A presenter whose one intent publishes two states, to show the store catching the extra one.
+@MainActor
+private final class TwoStepPresenter: ViewStatePresenter {
+    private let state = ObservableProperty(0)
+
+    var viewState: Int { state.value }
+
+    func observeViewState(_ handler: @escaping (Int) -> Void) -> ObservationToken {
+        state.observe(options: .new) { change in
+            if let value = change.newValue { handler(value) }
+        }
+    }
+
+    func stepTwiceTapped() {
+        state.value += 1
+        state.value += 1
+    }
+}
