@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
+        .library(name: "MVCObservationBridge", targets: ["MVCObservationBridge"]),
         .executable(name: "switches", targets: ["switches"]),
         .executable(name: "attractions", targets: ["attractions"]),
         .executable(name: "avatars", targets: ["avatars"]),
@@ -154,6 +155,22 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Observation bridge: presenters and @Observable classes, both ways with Apple's Observation
+
+        .target(
+            name: "MVCObservationBridge",
+            dependencies: ["MVCPresenter", "MVCObservation"],
+            path: "Modules/ObservationBridge",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ObservationBridgeTests",
+            dependencies: [
+                "MVCObservationBridge", "MVCPresenter", "MVCObservation", "MVCModel",
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Samples: the View layer, one executable per source post
 
         .target(
@@ -206,7 +223,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCPresenter",
-                "HeapStatistics",
+                "MVCObservationBridge", "HeapStatistics",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

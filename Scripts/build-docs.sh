@@ -18,14 +18,14 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting)
+modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every other library module but the live avatar
 # service (a leaf nothing imports), so building the two emits every module's symbol graph. The
 # graphs stay in the scratch folder, so an incremental build that recompiles nothing still finds
 # them.
-for target in MVCPresenterTesting MVCAvatarServiceLive; do
+for target in MVCPresenterTesting MVCAvatarServiceLive MVCObservationBridge; do
     swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 done

@@ -8,7 +8,7 @@ struct DocumentationTests {
         "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore",
         "MVCAvatarServiceLive",
         "MVCDelegates",
-        "MVCPresenter", "MVCPresenterTesting",
+        "MVCPresenter", "MVCPresenterTesting", "MVCObservationBridge",
     ]
 
     @Test("every module's catalog example is the code a test compiles and runs", arguments: modules)

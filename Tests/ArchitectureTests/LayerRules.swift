@@ -23,6 +23,7 @@ enum LayerRules {
             "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",
         ]),
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
+        "MVCObservationBridge": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,
         "switches": .composition,
         "avatars": .composition,

@@ -10,17 +10,32 @@
 public final class ObservationToken {
     private weak var source: (any ObservationSource)?
     private let id: ObservationID
+    /// For an observation kept by something else: what ends it.
+    private var onCancel: (() -> Void)?
 
     /// Whether ``cancel()`` was called or the observed object went away.
-    public var isCancelled: Bool { source == nil }
+    public var isCancelled: Bool { source == nil && onCancel == nil }
 
     init(source: any ObservationSource, id: ObservationID) {
         self.source = source
         self.id = id
     }
 
+    /// A token for an observation that something else keeps (another observation system, a
+    /// task): cancelling or releasing the token runs `onCancel`, once.
+    ///
+    /// - Parameter onCancel: Ends the observation.
+    public init(onCancel: @escaping () -> Void) {
+        self.id = -1
+        self.onCancel = onCancel
+    }
+
     /// Ends the observation; calling it again does nothing.
     public func cancel() {
+        if let onCancel {
+            self.onCancel = nil
+            onCancel()
+        }
         guard let source else { return }
         self.source = nil
         source.removeObservation(id)
@@ -30,6 +45,7 @@ public final class ObservationToken {
     /// something else manages (a value stream ends its own).
     func detach() {
         source = nil
+        onCancel = nil
     }
 
     deinit {

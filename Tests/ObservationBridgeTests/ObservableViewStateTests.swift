@@ -1,0 +1,81 @@
+import MVCModel
+import MVCObservation
+import MVCObservationBridge
+import MVCPresenter
+import Observation
+import Synchronization
+import Testing
+
+/// Set from an Observation `onChange`, which may run on any thread.
+private final class Flag: Sendable {
+    private let raised = Atomic(false)
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    func raise() { raised.store(true, ordering: .relaxed) }
+}
+
+@MainActor
+@Suite("A presenter's view-state through Apple's Observation")
+struct ObservableViewStateTests {
+    @Test("reading the state inside withObservationTracking is told of the next intent's change")
+    func withObservationTrackingSeesIntents() {
+        let model = SwitchesPresenter(model: SwitchesModel()).observable()
+        let changed = Flag()
+
+        withObservationTracking {
+            _ = model.state.label
+        } onChange: {
+            changed.raise()
+        }
+        #expect(!changed.isRaised)
+        model.presenter.buttonATapped()
+
+        #expect(changed.isRaised)
+        #expect(model.state.label == "Switch A turned on.")
+        #expect(model.state.buttonA.isOn)
+    }
+
+    @Test("a change of the model made elsewhere reaches the observable state too")
+    func modelChangesReachIt() {
+        let switches = SwitchesModel()
+        let model = ObservableViewState(SwitchesPresenter(model: switches))
+        let changed = Flag()
+        withObservationTracking {
+            _ = model.state
+        } onChange: {
+            changed.raise()
+        }
+
+        switches.isSwitchBOn.value = true
+
+        #expect(changed.isRaised)
+        #expect(model.state.buttonB.isOn)
+    }
+
+    @Test("Observations yields the current state, then each new one, in order")
+    func observationsSequence() async {
+        let model = SwitchesPresenter(model: SwitchesModel()).observable()
+        let labels = Observations { model.state.label }
+        var iterator = labels.makeAsyncIterator()
+
+        #expect(await iterator.next() == "Press a button.")
+        model.presenter.buttonATapped()
+        #expect(await iterator.next() == "Switch A turned on.")
+        model.presenter.buttonBTapped()
+        #expect(await iterator.next() == "Switch B turned on.")
+    }
+
+    @Test("the bridge lets its presenter go with it")
+    func noLeak() {
+        weak var weakPresenter: SwitchesPresenter?
+        weak var weakModel: ObservableViewState<SwitchesPresenter>?
+        do {
+            let presenter = SwitchesPresenter(model: SwitchesModel())
+            let model = presenter.observable()
+            weakPresenter = presenter
+            weakModel = model
+            presenter.buttonATapped()
+        }
+        #expect(weakModel == nil)
+        #expect(weakPresenter == nil)
+    }
+}

@@ -1,0 +1,116 @@
+import MVCObservation
+import MVCObservationBridge
+import Observation
+import Testing
+
+/// A class written with Apple's macro, observed with the project's handler API.
+@Observable
+@MainActor
+final class Lamp {
+    var isOn = false
+    var brightness = 0
+}
+
+/// Records what a handler is given.
+@MainActor
+final class Log<Value: Sendable> {
+    var changes: [ObservedChange<Value>] = []
+}
+
+/// Lets the main actor run what the observation scheduled.
+@MainActor
+func settle() async {
+    for _ in 0..<20 { await Task.yield() }
+}
+
+@MainActor
+@Suite("An @Observable class observed property by property")
+struct PropertyHandlerTests {
+    @Test("each property has its own handler with typed old and new values")
+    func onePropertyOneHandler() async {
+        let lamp = Lamp()
+        let switched = Log<Bool>()
+        let dimmed = Log<Int>()
+        let tokens = [
+            lamp.observe(\.isOn) { switched.changes.append($0) },
+            lamp.observe(\.brightness) { dimmed.changes.append($0) },
+        ]
+
+        lamp.isOn = true
+        await settle()
+        lamp.brightness = 40
+        await settle()
+
+        #expect(
+            switched.changes == [ObservedChange(kind: .setting, oldValue: false, newValue: true)])
+        #expect(dimmed.changes == [ObservedChange(kind: .setting, oldValue: 0, newValue: 40)])
+        _ = tokens
+    }
+
+    @Test("the options decide which values are delivered, and initial delivers at once")
+    func options() async {
+        let lamp = Lamp()
+        let log = Log<Int>()
+        let token = lamp.observe(\.brightness, options: [.initial, .new]) { log.changes.append($0) }
+        #expect(log.changes == [ObservedChange(kind: .initial, oldValue: nil, newValue: 0)])
+
+        lamp.brightness = 10
+        await settle()
+
+        #expect(log.changes.last == ObservedChange(kind: .setting, oldValue: nil, newValue: 10))
+        _ = token
+    }
+
+    @Test("assignments in one turn are one change; ending where they started is none")
+    func coalescing() async {
+        let lamp = Lamp()
+        let log = Log<Int>()
+        let token = lamp.observe(\.brightness) { log.changes.append($0) }
+
+        lamp.brightness = 1
+        lamp.brightness = 2
+        lamp.brightness = 3
+        await settle()
+        lamp.brightness = 4
+        lamp.brightness = 3
+        await settle()
+
+        #expect(log.changes == [ObservedChange(kind: .setting, oldValue: 0, newValue: 3)])
+        _ = token
+    }
+
+    @Test("a cancelled or released token delivers nothing more")
+    func tokens() async {
+        let lamp = Lamp()
+        let log = Log<Bool>()
+        let cancelled = lamp.observe(\.isOn) { log.changes.append($0) }
+        var released: ObservationToken? = lamp.observe(\.isOn) { log.changes.append($0) }
+
+        cancelled.cancel()
+        released = nil
+        lamp.isOn = true
+        await settle()
+
+        #expect(log.changes.isEmpty)
+        #expect(cancelled.isCancelled)
+        _ = released
+    }
+
+    @Test("observing holds the object weakly: it goes away, and the observation with it")
+    func weakObject() async {
+        weak var weakLamp: Lamp?
+        let log = Log<Bool>()
+        var token: ObservationToken?
+        do {
+            let lamp = Lamp()
+            weakLamp = lamp
+            token = lamp.observe(\.isOn) { log.changes.append($0) }
+            lamp.isOn = true
+        }
+        await settle()
+
+        #expect(weakLamp == nil)
+        #expect(log.changes.isEmpty)
+        _ = token
+    }
+}
