@@ -15,6 +15,7 @@ final class AttractionsScreen {
     private let tracer: HopTracer
     private var editor: AttractionDetailPresenter?
     private var needsRender = true
+    private var lastDrawn: String?
     private var tokens: [ObservationToken] = []
     private var editorToken: ObservationToken?
     /// Whether the screen waits for the next command, so a change must be drawn right away.
@@ -30,10 +31,14 @@ final class AttractionsScreen {
                 self.tracer.record(from: .presenter, to: .view, "list view state changed")
                 self.needsRender = true
                 if self.isWaitingForCommand && self.editor == nil {
-                    // Off the prompt's line, which the user may have started typing on.
-                    if self.console.isInteractive { self.console.print("") }
-                    self.render()
-                    if self.console.isInteractive { self.console.printPrompt("> ") }
+                    let text = self.currentText()
+                    guard text != self.lastDrawn else { return }
+                    self.needsRender = false
+                    // The prompt's line (and what the user typed on it) gives way to the screen,
+                    // then comes back below it.
+                    if self.console.isInteractive { TerminalInput.clearPromptLine() }
+                    self.draw(text)
+                    if self.console.isInteractive { TerminalInput.redrawPrompt() }
                 }
             }
         )
@@ -50,19 +55,30 @@ final class AttractionsScreen {
     }
 
     /// Draws the screen if what it shows changed since it was last drawn.
+    ///
+    /// A refused command changes the view-state (its `lastError`) but not the screen: errors are
+    /// shown once, as `error: …` lines on standard error, so the same screen is not drawn twice.
     func renderIfNeeded() {
         guard needsRender else { return }
-        render()
+        needsRender = false
+        let text = currentText()
+        guard text != lastDrawn else { return }
+        draw(text)
     }
 
     /// Draws the screen.
     func render() {
         needsRender = false
-        if let editor {
-            console.print(Self.text(for: editor.viewState))
-        } else {
-            console.print(Self.text(for: list.viewState))
-        }
+        draw(currentText())
+    }
+
+    private func currentText() -> String {
+        if let editor { Self.text(for: editor.viewState) } else { Self.text(for: list.viewState) }
+    }
+
+    private func draw(_ text: String) {
+        lastDrawn = text
+        console.print(text)
     }
 
     static func text(for state: AttractionListViewState) -> String {
@@ -75,7 +91,6 @@ final class AttractionsScreen {
             lines.append("  \(index + 1). \(row.name.terminalSafe)\(notes)")
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
-        if let error = state.lastError { lines.append("  ! \(error.terminalSafe)") }
         if let problem = state.saveProblem {
             lines.append("  ! not saved: \(problem.terminalSafe)")
         }
@@ -90,7 +105,6 @@ final class AttractionsScreen {
         lines.append("  notes: \(state.notes.isEmpty ? "(none)" : state.notes.terminalSafe)")
         if let message = state.notesMessage { lines.append("         ! \(message)") }
         lines.append("  [\(state.isSaveEnabled ? "save" : "save: not yet")]  [cancel]")
-        if let error = state.saveError { lines.append("  ! not saved: \(error.terminalSafe)") }
         return lines.joined(separator: "\n")
     }
 

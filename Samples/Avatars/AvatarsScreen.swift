@@ -35,9 +35,11 @@ final class AvatarsScreen {
         Task { @MainActor in
             self.isRenderScheduled = false
             guard self.needsRender else { return }
-            self.console.print("")
+            // The prompt's line (and what the user typed on it) gives way to the screen, then
+            // comes back below it.
+            TerminalInput.clearPromptLine()
             self.render()
-            self.console.printPrompt(self.prompt)
+            TerminalInput.redrawPrompt()
         }
     }
 

@@ -14,6 +14,8 @@ public enum CommandOutcome: Equatable, Sendable {
 ///
 /// Lines are read on a thread of their own and handed to the main actor, so the main actor stays
 /// free between commands: an autosave timer or a background load can land while the user types.
+/// On a terminal the line can be edited (see ``TerminalInput``), and the terminal's settings are
+/// restored when the loop ends or a signal ends the process.
 /// Blank lines and lines starting with `#` are skipped, so a script can carry comments. A failed
 /// command is reported on standard error and the loop goes on; the exit status says whether any
 /// command failed.
@@ -35,8 +37,16 @@ public struct CommandLoop {
     /// - Returns: The process exit status: 1 if any command failed while scripted, otherwise 0.
     public func run(_ handle: (String) async -> CommandOutcome) async -> Int32 {
         var anyFailed = false
+        // On a terminal, a signal must put the terminal back before the process ends.
+        let signals = console.isInteractive && !ExitSignals.isInstalled ? ExitSignals {} : nil
+        defer {
+            TerminalInput.restoreTerminal()
+            _ = signals
+        }
+        // On a terminal, editing begins (echo off) before the first prompt is drawn.
+        let lines = TerminalInput.lines(interactive: console.isInteractive)
         showPrompt()
-        for await rawLine in Self.standardInputLines() {
+        for await rawLine in lines {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") {
                 showPrompt()
@@ -57,24 +67,11 @@ public struct CommandLoop {
     }
 
     private func showPrompt() {
-        if console.isInteractive { console.printPrompt(prompt) }
+        if console.isInteractive { TerminalInput.showPrompt(prompt) }
     }
 
     private func exitStatus(anyFailed: Bool) -> Int32 {
         anyFailed && !console.isInteractive ? 1 : 0
-    }
-
-    /// The lines of standard input, read by a thread that blocks on `readLine` so no task does.
-    private static func standardInputLines() -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let reader = Thread {
-                while let line = readLine(strippingNewline: true) {
-                    continuation.yield(line)
-                }
-                continuation.finish()
-            }
-            reader.start()
-        }
     }
 }
 

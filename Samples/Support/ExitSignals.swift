@@ -24,12 +24,15 @@ public final class ExitSignals {
     public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private var sources: [any DispatchSourceSignal] = []
+    /// Whether signal handling is set up already (by a sample, or by the command loop).
+    public private(set) static var isInstalled = false
     private var isExiting = false
 
     /// Starts catching the signals; `cleanUp` runs once, on the first of them.
     ///
     /// - Parameter cleanUp: Writes what is pending; the process then ends by the signal.
     public init(cleanUp: @escaping @MainActor () async -> Void) {
+        Self.isInstalled = true
         for signalNumber in Self.handled {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
@@ -48,6 +51,7 @@ public final class ExitSignals {
         isExiting = true
         Task { @MainActor in
             await cleanUp()
+            TerminalInput.restoreTerminal()
             // End by the same signal, from this thread, with the signal unblocked here: a
             // process-directed signal can stay pending for ever when every thread happens to block
             // it (the system's pool threads do), which left a process hanging after SIGHUP.

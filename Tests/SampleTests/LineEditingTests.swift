@@ -1,0 +1,174 @@
+import Foundation
+import SampleSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The keys as a terminal sends them.
+private enum Keys {
+    static let left = "\u{1B}[D"
+    static let right = "\u{1B}[C"
+    static let up = "\u{1B}[A"
+    static let down = "\u{1B}[B"
+    static let home = "\u{1B}[H"
+    static let end = "\u{1B}[F"
+    static let delete = "\u{1B}[3~"
+    static let backspace = "\u{7F}"
+    static let enter = "\r"
+}
+
+@Suite("Key decoding and the line editor")
+struct LineEditorTests {
+    private func edit(_ typed: String, history: [String] = []) -> String {
+        var editor = LineEditor()
+        for line in history { _ = editor.replay(line) }
+        return editor.replay(typed)
+    }
+
+    @Test("arrows, Home, End, Backspace and Delete edit the line where the cursor is")
+    func editing() {
+        #expect(edit("a" + Keys.left + "b") == "ba")
+        #expect(
+            edit("add Luvre" + Keys.left + Keys.left + Keys.left + Keys.left + "o") == "add Louvre")
+        #expect(edit("dd Louvre" + Keys.home + "a") == "add Louvre")
+        #expect(edit("add" + Keys.home + Keys.end + " Louvre") == "add Louvre")
+        #expect(edit("add Louvree" + Keys.backspace) == "add Louvre")
+        #expect(edit("xadd Louvre" + Keys.home + Keys.delete) == "add Louvre")
+        #expect(
+            edit(Keys.left + Keys.backspace + Keys.delete + "ok" + Keys.right + Keys.right) == "ok")
+        #expect(edit("é" + Keys.left + "café ") == "café é")
+    }
+
+    @Test("Up and Down walk the history and come back to the line being typed")
+    func history() {
+        var editor = LineEditor()
+        _ = editor.replay("add Louvre")
+        _ = editor.replay("add Orsay")
+        _ = editor.replay("add Orsay")
+
+        #expect(editor.history == ["add Louvre", "add Orsay"])
+        #expect(editor.replay("draft" + Keys.up + Keys.up) == "add Louvre")
+        #expect(editor.replay("draft" + Keys.up + Keys.up + Keys.up + Keys.down) == "add Orsay")
+        #expect(editor.replay("draft" + Keys.up + Keys.down) == "draft")
+        #expect(editor.replay(Keys.down + "x") == "x")
+    }
+
+    @Test("no escape sequence, known or not, ends up in a line, even when split or cut short")
+    func escapeSequencesNeverLeak() {
+        let sequences = [
+            "\u{1B}[1;5C", "\u{1B}[200~", "\u{1B}[?25h", "\u{1B}OP", "\u{1B}[15~", "\u{1B}x",
+            "\u{1B}[" + String(repeating: "9", count: 100) + "m", "\u{1B}]0;title\u{07}",
+        ]
+        for sequence in sequences {
+            let line = edit("a" + sequence + "b")
+            #expect(
+                !line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                "\(sequence.debugDescription) → \(line.debugDescription)")
+            #expect(
+                line.hasPrefix("a") && line.hasSuffix("b"),
+                "\(sequence.debugDescription) → \(line.debugDescription)")
+        }
+        var decoder = KeyDecoder()
+        #expect(decoder.keys([0x1B]) == [])
+        #expect(decoder.keys([UInt8(ascii: "[")]) == [])
+        #expect(decoder.keys([UInt8(ascii: "D")]) == [.left])
+    }
+
+    @Test("random bytes never put a control character in a line, and never trap")
+    func randomBytes() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var decoder = KeyDecoder()
+            var editor = LineEditor()
+            let bytes = (0..<Int.random(in: 0..<64, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
+            for key in decoder.keys(bytes) {
+                if case .submitted(let line) = editor.handle(key) {
+                    #expect(
+                        !line.unicodeScalars.contains {
+                            $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                        })
+                }
+            }
+        }
+    }
+
+    @Test("the rendering puts the cursor back where it is in the line")
+    func rendering() {
+        var editor = LineEditor()
+        for key: Key in [.text("a"), .text("b"), .text("c"), .left, .left] {
+            _ = editor.handle(key)
+        }
+        #expect(editor.rendering(prompt: "> ") == "\r> abc\u{1B}[K\u{1B}[2D")
+    }
+}
+
+@Suite("The samples on a real terminal", .serialized)
+struct TerminalSessionTests {
+    @Test("typing with arrows, Home, Backspace and history edits the command that runs")
+    func lineEditingOnATerminal() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "tty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try TerminalSample(
+            "attractions", ["--store", folder.appending(path: "a.json").path])
+        #expect(sample.waitFor("> "))
+        #expect(!sample.isInLineMode, "the sample edits lines itself")
+
+        sample.type("add Luvre" + Keys.left + Keys.left + Keys.left + Keys.left + "o" + Keys.enter)
+        #expect(sample.waitFor("1. Louvre"))
+        sample.type("dd Orsayy" + Keys.backspace + Keys.home + "a" + Keys.enter)
+        #expect(sample.waitFor("2. Orsay"))
+        // Up twice recalls "add Louvre"; edit it into a third attraction.
+        sample.type(Keys.up + Keys.up + Keys.end + " Pyramid" + Keys.enter)
+        #expect(sample.waitFor("3. Louvre Pyramid"))
+        sample.type("quit" + Keys.enter)
+
+        #expect(sample.waitForExit() == 0)
+        #expect(!sample.screen.contains("unknown command"), "\(sample.screen)")
+        #expect(sample.isInLineMode, "the terminal was not restored")
+    }
+
+    @Test("the terminal is restored after Control-D, and after each signal the samples handle")
+    func terminalRestoredOnEveryExit() throws {
+        let endOfInput = try TerminalSample("switches")
+        #expect(endOfInput.waitFor("> "))
+        endOfInput.type("a" + Keys.enter)
+        #expect(endOfInput.waitFor("Switch A turned on."))
+        endOfInput.type("\u{04}")
+        #expect(endOfInput.waitForExit() == 0)
+        #expect(endOfInput.isInLineMode)
+
+        for (name, signal) in [("switches", SIGINT), ("avatars", SIGTERM), ("attractions", SIGHUP)]
+        {
+            let folder = FileManager.default.temporaryDirectory.appending(
+                path: "tty-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let arguments =
+                name == "attractions" ? ["--store", folder.appending(path: "a.json").path] : []
+            let sample = try TerminalSample(name, arguments)
+            #expect(sample.waitFor("> "), "\(name)")
+            sample.type("hel")
+            #expect(!sample.isInLineMode, "\(name)")
+            sample.signal(signal)
+            #expect(sample.waitForExit() == 128 + signal, "\(name)")
+            #expect(
+                sample.isInLineMode, "\(name): the terminal was not restored after signal \(signal)"
+            )
+        }
+    }
+
+    @Test("an escape sequence typed on a terminal never reaches a command")
+    func escapesOnATerminal() throws {
+        let sample = try TerminalSample("switches")
+        #expect(sample.waitFor("> "))
+        sample.type("\u{1B}[1;5Ca\u{1B}[15~" + Keys.enter)
+        #expect(sample.waitFor("Switch A turned on."))
+        sample.type("quit" + Keys.enter)
+        #expect(sample.waitForExit() == 0)
+        #expect(!sample.screen.contains("unknown command"))
+    }
+}

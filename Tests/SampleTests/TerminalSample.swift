@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A sample running on a pseudo-terminal, typed at key by key as a person would, while the test
+/// reads the screen and the terminal's settings.
+final class TerminalSample: @unchecked Sendable {
+    private let process = Process()
+    private let master: Int32
+    private let slave: FileHandle
+    private let received = ReceivedBytes()
+    private let reader: Thread
+    /// The terminal's settings before the sample started.
+    let settingsBefore: termios
+
+    /// A failure to set the pseudo-terminal up.
+    struct SetupFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ name: String, _ arguments: [String] = []) throws {
+        master = PseudoTerminalCalls.openMaster(O_RDWR | O_NOCTTY)
+        guard master >= 0, PseudoTerminalCalls.grant(master) == 0,
+            PseudoTerminalCalls.unlock(master) == 0,
+            let slaveName = PseudoTerminalCalls.slaveName(master)
+        else { throw SetupFailure(description: "no pseudo-terminal: errno \(errno)") }
+        let slaveDescriptor = open(slaveName, O_RDWR | O_NOCTTY)
+        guard slaveDescriptor >= 0 else {
+            throw SetupFailure(description: "cannot open \(String(cString: slaveName))")
+        }
+        slave = FileHandle(fileDescriptor: slaveDescriptor, closeOnDealloc: true)
+        var settings = termios()
+        tcgetattr(slaveDescriptor, &settings)
+        settingsBefore = settings
+
+        process.executableURL = try SampleRunner.executable(named: name)
+        process.arguments = arguments
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        let master = self.master
+        let received = self.received
+        reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                received.bytes.withLock { $0.append(contentsOf: buffer[0..<count]) }
+            }
+        }
+        try process.run()
+        reader.start()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        close(master)
+    }
+
+    /// Sends keys: text, and escape sequences such as `"\u{1B}[D"` for the left arrow.
+    func type(_ keys: String) {
+        let bytes = Array(keys.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        usleep(20_000)
+    }
+
+    /// Everything the sample wrote, escape sequences included.
+    var screen: String {
+        String(decoding: received.bytes.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// Waits until the output holds `text`, for at most `seconds`.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while ContinuousClock.now < deadline {
+            if screen.contains(text) { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// The terminal's settings now (the sample may have changed them).
+    var settingsNow: termios {
+        var settings = termios()
+        tcgetattr(slave.fileDescriptor, &settings)
+        return settings
+    }
+
+    /// Whether the terminal is in its usual line mode: canonical input, echo on.
+    var isInLineMode: Bool {
+        let flags = settingsNow.c_lflag
+        return flags & tcflag_t(ICANON) != 0 && flags & tcflag_t(ECHO) != 0
+    }
+
+    /// Sends `signal` to the sample.
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the sample to end, for at most `seconds`; its exit status, or `nil` if it did not.
+    func waitForExit(seconds: Double = 10) -> Int32? {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
+
+/// The C library's pseudo-terminal calls, which the Glibc module does not export, found by name.
+private enum PseudoTerminalCalls {
+    private typealias Open = @convention(c) (Int32) -> Int32
+    private typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    private static func function<Function>(_ name: String, as type: Function.Type) -> Function? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
+    }
+
+    static func openMaster(_ flags: Int32) -> Int32 {
+        function("posix_openpt", as: Open.self)?(flags) ?? -1
+    }
+
+    static func grant(_ master: Int32) -> Int32 {
+        function("grantpt", as: Open.self)?(master) ?? -1
+    }
+
+    static func unlock(_ master: Int32) -> Int32 {
+        function("unlockpt", as: Open.self)?(master) ?? -1
+    }
+
+    static func slaveName(_ master: Int32) -> UnsafeMutablePointer<CChar>? {
+        function("ptsname", as: Name.self)?(master)
+    }
+}
+
+/// What the sample wrote, shared with the thread that reads it.
+private final class ReceivedBytes: Sendable {
+    let bytes = Mutex([UInt8]())
+}
