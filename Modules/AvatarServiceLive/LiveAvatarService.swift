@@ -51,13 +51,13 @@ public struct LiveAvatarService: AvatarService {
     public func url(for address: EmailAddress) -> URL {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/@?#%")
+        // The key, so every spelling of one mailbox asks for one avatar.
         let component =
-            address.rawValue.addingPercentEncoding(withAllowedCharacters: allowed)
-            ?? address.rawValue
+            address.key.addingPercentEncoding(withAllowedCharacters: allowed) ?? address.key
         let base =
             baseURL.absoluteString.hasSuffix("/")
             ? baseURL.absoluteString : baseURL.absoluteString + "/"
-        return URL(string: base + component) ?? baseURL.appending(path: address.rawValue)
+        return URL(string: base + component) ?? baseURL.appending(path: address.key)
     }
 
     /// Fetches the avatar of `address`.

@@ -14,7 +14,7 @@ import SampleSupport
 let defaultStore = DataLocation.defaultFolder(for: "MVCLayers").appending(path: "attractions.json")
 
 let usage = """
-    USAGE: attractions [--store PATH] [--trace] [--help]
+    USAGE: attractions [--store PATH] [--trace] [-h | --help]
 
     A list of attractions you can add to, edit, reorder, delete, undo and redo, kept on disk. The
     editor saves through a delegate that either adds or replaces, without knowing which
@@ -29,7 +29,7 @@ let usage = """
     OPTIONS:
       --store PATH   the attractions file (default: \(defaultStore.path))
       --trace        print each hop across a layer boundary as it happens
-      --help         show this help
+      -h, --help     show this help
 
     COMMANDS:
     \(AttractionsCommand.summary)
@@ -42,7 +42,14 @@ let arguments = LaunchArguments.parseOrExit(
 let tracer =
     arguments.contains("--trace")
     ? HopTracer { hop in console.print("  trace: \(hop.description.terminalSafe)") } : .disabled
-let storeURL = arguments.values["--store"].map { URL(fileURLWithPath: $0) } ?? defaultStore
+let storeURL: URL
+do throws(UsageError) {
+    storeURL = try arguments.values["--store"].map(StoreOption.url(from:)) ?? defaultStore
+} catch {
+    console.printError(error.message)
+    console.printUsageToStandardError(usage)
+    exitProcess(usageExitStatus)
+}
 
 let store: AttractionStore
 let saver: CoalescingSaver<[Attraction]>

@@ -54,6 +54,13 @@ final class AvatarsSession {
         case .load(let row), .reload(let row):
             guard let avatar = list.avatarPresenter(at: row - 1) else { return failure() }
             let isReload = if case .reload = command { true } else { false }
+            if !isReload, case .loaded = avatar.viewState.status {
+                // Nothing to fetch (the request is a cache hit): say so, instead of a silence
+                // that looks like a failure.
+                console.print(
+                    "row \(row): the avatar of \(avatar.viewState.address.terminalSafe) is already loaded (cached); 'reload \(row)' fetches it again"
+                )
+            }
             tracer.record(
                 from: .view, to: .presenter,
                 "\(isReload ? "reload" : "load")Tapped(row: \(row - 1))")

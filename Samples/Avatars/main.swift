@@ -13,7 +13,7 @@ import MVCTracing
 import SampleSupport
 
 let usage = """
-    USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [--help]
+    USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [-h | --help]
 
     Contacts with their avatars. A ModelManager facade forwards each call to the sub-manager whose
     protocol declares it; the data manager publishes keyed updates, and each row hears only its own
@@ -33,7 +33,7 @@ let usage = """
                      how long a request to --source may wait for the server, and take in all
                      (default 10); an answer larger than 4 MiB is refused either way
       --trace        print each hop across a layer boundary as it happens
-      --help         show this help
+      -h, --help     show this help
 
     COMMANDS:
     \(AvatarsCommand.summary)

@@ -70,7 +70,7 @@ extension LaunchArguments {
         do {
             arguments = try LaunchArguments(
                 Array(CommandLine.arguments.dropFirst()),
-                knownFlags: knownFlags.union(["--help"]),
+                knownFlags: knownFlags.union(["--help", "-h"]),
                 knownOptions: knownOptions
             )
         } catch {
@@ -78,7 +78,7 @@ extension LaunchArguments {
             console.printUsageToStandardError(usage)
             exitProcess(usageExitStatus)
         }
-        if arguments.contains("--help") {
+        if arguments.contains("--help") || arguments.contains("-h") {
             console.print(usage)
             exitProcess(0)
         }

@@ -9,7 +9,7 @@ import MVCTracing
 import SampleSupport
 
 let usage = """
-    USAGE: switches [--trace] [--help]
+    USAGE: switches [--trace] [-h | --help]
 
     Two buttons toggle two switches; a label says which switch changed. Each switch is bound to its
     own presenter method through MVCObservation (source post 000).
@@ -20,7 +20,7 @@ let usage = """
 
     OPTIONS:
       --trace   print each hop across a layer boundary as it happens
-      --help    show this help
+      -h, --help    show this help
 
     COMMANDS:
     \(SwitchesCommand.summary)

@@ -4,13 +4,28 @@ import Testing
 
 @Suite("E-mail addresses")
 struct EmailAddressTests {
-    @Test("an address is trimmed and its domain lowercased; the part before the @ keeps its case")
-    func normalization() throws {
+    @Test("one mailbox is one address whatever the case of any part, and shows as it was typed")
+    func caseFolding() throws {
         let address = try EmailAddress("  Ada.Lovelace@Example.COM \n")
 
-        #expect(address.rawValue == "Ada.Lovelace@example.com")
-        #expect(try EmailAddress("Ada.Lovelace@example.com") == address)
-        #expect(try EmailAddress("ada.lovelace@example.com") != address)
+        #expect(address.rawValue == "Ada.Lovelace@Example.COM")
+        #expect(address.description == "Ada.Lovelace@Example.COM")
+        #expect(address.key == "ada.lovelace@example.com")
+        #expect(try EmailAddress("ada.lovelace@example.com") == address)
+        #expect(try EmailAddress("ADA.LOVELACE@EXAMPLE.COM") == address)
+        #expect(Set([address, try EmailAddress("ada.LOVELACE@example.com")]).count == 1)
+        #expect(try EmailAddress("ada.lovelace@example.org") != address)
+        #expect(try EmailAddress("BOB@Example.COM") < EmailAddress("carol@example.com"))
+    }
+
+    @Test("a saved address keeps its spelling and decodes to the same mailbox")
+    func codableKeepsSpelling() throws {
+        let address = try EmailAddress("Bob@Example.COM")
+        let data = try JSONEncoder().encode([address])
+        #expect(String(decoding: data, as: UTF8.self) == #"["Bob@Example.COM"]"#)
+        let decoded = try JSONDecoder().decode([EmailAddress].self, from: data)
+        #expect(decoded == [try EmailAddress("bob@example.com")])
+        #expect(decoded.first?.rawValue == "Bob@Example.COM")
     }
 
     @Test(
@@ -55,7 +70,8 @@ struct EmailAddressTests {
     func codable() throws {
         let decoded = try JSONDecoder().decode(
             [EmailAddress].self, from: Data(#"["Ada@EXAMPLE.com"]"#.utf8))
-        #expect(decoded.map(\.rawValue) == ["Ada@example.com"])
+        #expect(decoded.map(\.rawValue) == ["Ada@EXAMPLE.com"])
+        #expect(decoded == [try EmailAddress("ada@example.com")])
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode([EmailAddress].self, from: Data(#"["nope"]"#.utf8))
         }

@@ -152,8 +152,11 @@ struct AvatarPresenterTests {
         #expect(list.viewState.rows.map(\.name) == ["Ada", "Grace", "Alan"])
         #expect(list.viewState.rows[0].avatar == state(ada, drawable(ada)))
         #expect(
-            list.viewState.rows[2].avatar == state(Self.address("Alan@example.com"), .notRequested))
-        #expect(list.viewState.lastError == "ada@example.com is already a contact")
+            list.viewState.rows[2].avatar == state(Self.address("Alan@Example.com"), .notRequested))
+        #expect(
+            !list.addTapped(address: "ALAN@example.COM", name: "Alan again"),
+            "one mailbox, whatever its case, is one contact")
+        #expect(list.viewState.lastError == "ALAN@example.COM is already a contact")
         #expect(manager.statistics.requests == 2)
     }
 

@@ -218,7 +218,7 @@ struct AttractionsSampleTests {
     func help() throws {
         let run = try SampleRunner.run("attractions", ["--help"])
 
-        #expect(run.output.hasPrefix("USAGE: attractions [--store PATH] [--trace] [--help]"))
+        #expect(run.output.hasPrefix("USAGE: attractions [--store PATH] [--trace] [-h | --help]"))
         for command in [
             "list", "add <name>", "new", "edit <row>", "name <text>", "notes <text>", "save",
             "cancel",

@@ -15,6 +15,10 @@ struct AvatarsSampleTests {
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("1. Ada Lovelace <ada@example.com>  [avatar: 8×8 PPM]"))
         #expect(
+            run.outputLines.contains(
+                "row 1: the avatar of ada@example.com is already loaded (cached); 'reload 1' fetches it again"
+            ))
+        #expect(
             run.output.contains(
                 "2. Grace Hopper <grace@example.com>  [failed: cannot fetch simulated:grace@example.com: the simulated service failed on purpose (failure rate)]"
             )
@@ -138,7 +142,7 @@ struct AvatarsSampleTests {
 
         #expect(
             run.output.hasPrefix(
-                "USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [--help]"))
+                "USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [-h | --help]"))
         for command in [
             "list", "load <row>", "load all", "reload <row>", "cancel <row>",
             "add <address> <name>",

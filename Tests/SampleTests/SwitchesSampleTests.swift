@@ -58,7 +58,7 @@ struct SwitchesSampleTests {
     func helpFlag() throws {
         let run = try SampleRunner.run("switches", ["--help"], script: "a\n")
 
-        #expect(run.output.hasPrefix("USAGE: switches [--trace] [--help]"))
+        #expect(run.output.hasPrefix("USAGE: switches [--trace] [-h | --help]"))
         #expect(run.output.contains("--trace"))
         #expect(run.output.contains("reset"))
         #expect(!run.output.contains("Switch A turned on."))

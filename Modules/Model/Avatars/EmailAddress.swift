@@ -1,12 +1,19 @@
-/// A validated, normalized e-mail address: the key every avatar is stored and requested under.
+/// A validated e-mail address: shown as it was typed, identified by its case-folded form.
 ///
-/// Made only through ``init(_:)``, which trims surrounding whitespace, checks the address, and
-/// lowercases the domain (domains are case-insensitive; the local part is left as typed, since the
-/// standard lets a mail server treat it as case-sensitive). Two spellings of one address are
-/// therefore one key: `" Ada@Example.COM "` and `"Ada@example.com"` are equal.
+/// Made only through ``init(_:)``, which trims surrounding whitespace and checks the address.
+/// One mailbox is one contact and one avatar whatever the case of any part: the ``key`` is the
+/// whole address case-folded, which is what avatar services hash and look up (the standard lets
+/// a server treat the local part as case-sensitive, but no real mailbox provider does, and two
+/// contacts for `BOB@Example.COM` and `bob@example.com` would be one person twice). Equality,
+/// hashing and ordering use the key; ``rawValue`` and ``description`` keep the spelling typed:
+/// `" Ada@Example.COM "` and `"ada@example.com"` are equal, and the first still shows as
+/// `Ada@Example.COM`.
 public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
-    /// The normalized address, as stored and sent.
+    /// The address as typed (without surrounding whitespace), as shown and saved.
     public let rawValue: String
+    /// The address case-folded whole: what identifies the mailbox, and what is sent to an
+    /// avatar service.
+    public let key: String
 
     /// The longest address the standard allows, in characters.
     public static let maximumLength = 254
@@ -20,10 +27,12 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
         guard trimmed.count <= Self.maximumLength else { throw .tooLong(trimmed.count) }
         guard let at = trimmed.lastIndex(of: "@") else { throw .missingAtSign }
         let local = String(trimmed[..<at])
-        let domain = String(trimmed[trimmed.index(after: at)...]).lowercased()
+        let domain = String(trimmed[trimmed.index(after: at)...])
         try Self.checkLocalPart(local)
-        try Self.checkDomain(domain)
-        rawValue = "\(local)@\(domain)"
+        try Self.checkDomain(domain.lowercased())
+        rawValue = trimmed
+        // Only ASCII letters are allowed, so lowercasing is case folding.
+        key = trimmed.lowercased()
     }
 
     /// Decodes and validates an address stored as a string.
@@ -51,7 +60,17 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Orders addresses alphabetically.
     public static func < (lhs: EmailAddress, rhs: EmailAddress) -> Bool {
-        lhs.rawValue < rhs.rawValue
+        lhs.key < rhs.key
+    }
+
+    /// Whether two addresses are one mailbox, whatever the case of either.
+    public static func == (lhs: EmailAddress, rhs: EmailAddress) -> Bool {
+        lhs.key == rhs.key
+    }
+
+    /// Hashes the key, so two spellings of one mailbox land in one slot.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
     }
 
     private static let localPartSymbols = Set("!#$%&'*+-/=?^_`{|}~.")

@@ -48,7 +48,7 @@ public actor SimulatedAvatarService: AvatarService {
         callCount += 1
         let attempt = attempts[address, default: 0] + 1
         attempts[address] = attempt
-        let fails = Self.draw("\(address.rawValue)#\(attempt)") < failureRate
+        let fails = Self.draw("\(address.key)#\(attempt)") < failureRate
         if latency > .zero {
             do { try await clock.sleep(for: latency) } catch { throw .cancelled }
         }
@@ -65,7 +65,7 @@ public actor SimulatedAvatarService: AvatarService {
 
     /// The address's picture: an 8 by 8 pattern, mirrored left to right, in a dark colour of its own on a light ground.
     public static func picture(for address: EmailAddress) -> Picture {
-        let hash = fnv1a(address.rawValue)
+        let hash = fnv1a(address.key)
         let colour = Picture.Pixel(
             red: UInt8(truncatingIfNeeded: hash >> 8) & 0x9F,
             green: UInt8(truncatingIfNeeded: hash >> 16) & 0x9F,

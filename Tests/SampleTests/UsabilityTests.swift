@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("What a new user tries first")
+struct UsabilityTests {
+    @Test(
+        "-h works like --help in every sample", arguments: ["switches", "attractions", "avatars"])
+    func shortHelp(sample: String) throws {
+        let short = try SampleRunner.run(sample, ["-h"])
+        let long = try SampleRunner.run(sample, ["--help"])
+
+        #expect(short.status == 0)
+        #expect(short.errors.isEmpty)
+        #expect(short.output == long.output)
+        #expect(short.output.hasPrefix("USAGE: \(sample)"))
+    }
+
+    @Test(
+        "an empty, blank or folder-like --store path is a usage error that names the real problem",
+        arguments: [
+            ("", "it was given ''"), ("   ", "is blank"),
+            ("/tmp/", "ends with '/', so it names a folder"),
+        ])
+    func oddStorePaths(path: String, problem: String) throws {
+        let run = try SampleRunner.run("attractions", ["--store", path], script: "add Louvre\n")
+
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.hasPrefix("error: --store") == true, "\(run.errors)")
+        #expect(run.errorLines.first?.contains(problem) == true, "\(run.errors)")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test("--store= with nothing after the equals sign is refused the same way")
+    func emptyStoreAfterEquals() throws {
+        let run = try SampleRunner.run("attractions", ["--store="], script: "")
+
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.contains("it was given ''") == true, "\(run.errors)")
+    }
+
+    @Test("a folder given as the store is named as a folder")
+    func folderStore() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "store-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let run = try SampleRunner.run("attractions", ["--store", folder.path], script: "")
+
+        #expect(run.status == 1)
+        #expect(run.errorLines.first?.contains("it is a folder, not a file") == true)
+    }
+
+    @Test("one mailbox is one contact whatever its case, and shows as it was typed")
+    func addressCase() throws {
+        let run = try SampleRunner.run(
+            "avatars", script: "add Bob@Example.COM Bob\nadd bob@example.com Bob again\nload 5\n")
+
+        #expect(run.outputLines.contains { $0.contains("5. Bob <Bob@Example.COM>") })
+        #expect(!run.output.contains("6. "))
+        #expect(run.errorLines == ["error: bob@example.com is already a contact"])
+        #expect(run.output.contains("5. Bob <Bob@Example.COM>  [avatar: 8×8 PPM]"))
+    }
+
+    @Test("a refused command's error is shown once, on standard error, not also on the screen")
+    func errorShownOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "once-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let run = try SampleRunner.run(
+            "attractions", ["--store", folder.appending(path: "a.json").path],
+            script: "add Louvre\ndelete 9\nundo\nundo\n")
+
+        let all = run.output + run.errors
+        #expect(all.components(separatedBy: "no attraction at position 9").count == 2)
+        #expect(all.components(separatedBy: "nothing to undo").count == 2)
+        #expect(run.errorLines.count == 2)
+    }
+}
