@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Builds the static DocC documentation of every library module on Linux, with the toolchain's
-# docc: symbol graphs from `swift build`, then `docc convert` per module, warnings as errors.
+# Builds one static DocC site for every library module and the guide, on Linux, with the
+# toolchain's docc: symbol graphs from `swift build`, `docc convert` per module (warnings as
+# errors, links between modules resolved), then `docc merge` into one site.
 #
 #   Scripts/build-docs.sh [output folder]       (default: .build/docs-site)
 #
-# Each module lands in <output>/<Module>/. To read one, serve its folder and open the module's page:
-#   python3 -m http.server --directory .build/docs-site/MVCObservation 8000
-#   open http://127.0.0.1:8000/documentation/mvcobservation/
+# To read it, serve the folder and open the guide:
+#   python3 -m http.server --directory .build/docs-site 8000
+#   open http://127.0.0.1:8000/documentation/mvclayers/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +31,12 @@ for target in MVCPresenterTesting MVCAvatarServiceLive MVCObservationBridge; do
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 done
 
-rm -rf "$output"
-mkdir -p "$output"
+rm -rf "$output" "$scratch/archives"
+mkdir -p "$scratch/archives" "$(dirname "$output")"
+# Each module is converted with the archives of the modules before it as dependencies, so a
+# catalog can link to another module's symbols (``/MVCObservation/ObservableProperty``); the
+# list above is in dependency order.
+dependencies=()
 for module in "${modules[@]}"; do
     catalog=$(find Modules -maxdepth 2 -type d -name "$module.docc" | head -n 1)
     if [ -z "$catalog" ]; then
@@ -41,13 +46,46 @@ for module in "${modules[@]}"; do
     module_graphs=$(mktemp -d)
     cp "$graphs/$module.symbols.json" "$module_graphs/"
     cp "$graphs/$module"@*.symbols.json "$module_graphs/" 2>/dev/null || true
+    archive=$scratch/archives/$module.doccarchive
     docc convert "$catalog" \
         --additional-symbol-graph-dir "$module_graphs" \
-        --output-path "$output/$module" \
+        --output-path "$archive" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.mvclayers.$module" \
         --transform-for-static-hosting \
+        --enable-experimental-external-link-support \
+        "${dependencies[@]}" \
         --warnings-as-errors
     rm -rf "$module_graphs"
-    echo "$module: $output/$module"
+    dependencies+=(--dependency "$archive")
+    echo "$module: $archive"
 done
+
+# The guide: the landing page (the three ideas, where to start reading), linking to every module.
+docc convert Documentation/MVCLayers.docc \
+    --output-path "$scratch/archives/MVCLayers.doccarchive" \
+    --fallback-display-name MVCLayers \
+    --fallback-bundle-identifier org.mvclayers.guide \
+    --transform-for-static-hosting \
+    --enable-experimental-external-link-support \
+    "${dependencies[@]}" \
+    --warnings-as-errors
+echo "MVCLayers (guide): $scratch/archives/MVCLayers.doccarchive"
+
+# One site: the guide first, then every module; docc merge adds an index of them all at
+# /documentation/. The site's root sends a browser to the guide.
+archives=("$scratch/archives/MVCLayers.doccarchive")
+for module in "${modules[@]}"; do archives+=("$scratch/archives/$module.doccarchive"); done
+docc merge "${archives[@]}" \
+    --synthesized-landing-page-name MVCLayers \
+    --synthesized-landing-page-kind Package \
+    --synthesized-landing-page-topics-style detailedGrid \
+    --output-path "$output"
+cat >"$output/index.html" <<'HTML'
+<!doctype html>
+<meta charset="utf-8">
+<title>MVCLayers documentation</title>
+<meta http-equiv="refresh" content="0; url=documentation/mvclayers/">
+<p><a href="documentation/mvclayers/">MVCLayers: start here</a></p>
+HTML
+echo "site: $output (open /documentation/mvclayers/)"

@@ -21,8 +21,8 @@ extension Observable where Self: AnyObject & Sendable {
     /// the assignments made in one turn are delivered as one change, from the value last
     /// delivered to the value now; assignments that end where they started deliver nothing. This
     /// differs from `ObservableProperty`, which delivers every assignment at once. The
-    /// ``ObservationOptions/prior`` option has no equivalent and is ignored; with
-    /// ``ObservationOptions/initial`` the handler runs once before this method returns.
+    /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
+    /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
     ///
     /// **Lifetimes**, as with the project's own properties: the token ends the observation when
     /// cancelled or released; the object is held weakly, and the observation ends with it.
@@ -30,7 +30,7 @@ extension Observable where Self: AnyObject & Sendable {
     /// - Parameters:
     ///   - keyPath: The property to observe; only what it reads is tracked, so changes to the
     ///     object's other properties are not delivered.
-    ///   - options: Which values to deliver; see ``ObservationOptions``.
+    ///   - options: Which values to deliver; see ``/MVCObservation/ObservationOptions``.
     ///   - handler: Called on the main actor with each change.
     /// - Returns: The token that keeps the observation alive.
     @MainActor

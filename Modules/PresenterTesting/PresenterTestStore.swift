@@ -60,7 +60,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
                     + Self.describe(received[0])))
     }
 
-    /// Runs an intent; the states it publishes must then be asserted with ``expect(_:sourceLocation:)``.
+    /// Runs an intent; the states it publishes must then be asserted with ``expect(sourceLocation:_:)``.
     ///
     /// A state published before this step and not yet asserted fails the step: each intent's
     /// states are accounted for before the next intent runs.
