@@ -27,6 +27,174 @@ struct DocumentationTests {
         #expect(Self.normalized(example) == Self.normalized(tested))
     }
 
+    @Test(
+        "every swift example in the catalogs, the guide, README, ARCHITECTURE and doc comments is compiled by a test or names only symbols that exist"
+    )
+    func examplesCannotDrift() throws {
+        let regions = try Self.testRegions()
+        let declared = try Self.declaredNames()
+        var checked = 0
+        var unchecked: [String] = []
+        for (file, example) in try Self.documentedExamples() {
+            checked += 1
+            let lines = Self.normalized(example)
+            if regions.contains(where: { Self.contains($0, lines) }) { continue }
+            let unknown = Self.undeclaredNames(in: example, declared: declared)
+            if !unknown.isEmpty {
+                unchecked.append("\(file): \(unknown.sorted().joined(separator: ", "))")
+            }
+        }
+        #expect(checked > 20, "only \(checked) examples found")
+        #expect(
+            unchecked.isEmpty,
+            "examples that no test compiles name symbols that exist nowhere:\n\(unchecked.joined(separator: "\n"))"
+        )
+    }
+
+    /// Names the platforms provide that uncompiled examples (SwiftUI, UIKit) may use.
+    private static let platformNames: Set<String> = [
+        "String", "Int", "Double", "Bool", "Void", "Error", "Codable", "Sendable", "Task",
+        "MainActor", "Observable", "Observations", "Mutex", "URL", "View", "VStack", "HStack",
+        "Text", "Toggle", "Button", "State", "UIViewController", "UILabel", "map", "constant",
+        "addSubview", "viewDidLoad", "text", "view", "count", "first", "last", "append",
+    ]
+
+    /// Every swift block of every catalog and guide article, README and ARCHITECTURE, and every
+    /// doc comment in the modules, with the file it is in.
+    private static func documentedExamples() throws -> [(String, String)] {
+        var examples: [(String, String)] = []
+        let markdown =
+            files(withSuffix: ".md", under: "Modules")
+            + files(withSuffix: ".md", under: "Documentation")
+            + [root.appending(path: "README.md"), root.appending(path: "ARCHITECTURE.md")]
+        for url in markdown {
+            examples += swiftBlocks(in: try text(url)).map { (url.lastPathComponent, $0) }
+        }
+        for url in files(withSuffix: ".swift", under: "Modules") {
+            let comments = try text(url).split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("///")
+            }.map { line in
+                line.trimmingCharacters(in: .whitespaces).dropFirst(3).drop { $0 == " " }
+            }.joined(separator: "\n")
+            examples += swiftBlocks(in: comments).map { (url.lastPathComponent, $0) }
+        }
+        return examples
+    }
+
+    /// The code between `// BEGIN …` and `// END …` in every test file, normalized.
+    private static func testRegions() throws -> [[String]] {
+        var regions: [[String]] = []
+        for url in files(withSuffix: ".swift", under: "Tests") {
+            var rest = try text(url)[...]
+            while let begin = rest.range(of: "// BEGIN "),
+                let lineEnd = rest[begin.upperBound...].firstIndex(of: "\n")
+            {
+                let name = rest[begin.upperBound..<lineEnd]
+                guard let end = rest[lineEnd...].range(of: "// END \(name)") else { break }
+                regions.append(normalized(String(rest[lineEnd..<end.lowerBound])))
+                rest = rest[end.upperBound...]
+            }
+        }
+        return regions
+    }
+
+    /// Whether `lines` appear in `region`, in order and next to each other.
+    private static func contains(_ region: [String], _ lines: [String]) -> Bool {
+        guard !lines.isEmpty, lines.count <= region.count else { return lines.isEmpty }
+        return (0...(region.count - lines.count)).contains {
+            Array(region[$0..<($0 + lines.count)]) == lines
+        }
+    }
+
+    /// Every name the project's modules and samples declare.
+    private static func declaredNames() throws -> Set<String> {
+        var names: Set<String> = []
+        for url in files(withSuffix: ".swift", under: "Modules")
+            + files(withSuffix: ".swift", under: "Samples")
+        {
+            names.formUnion(declarations(in: try text(url)))
+        }
+        return names
+    }
+
+    /// The names `code` declares: types, functions, properties, enum cases, generic parameters.
+    private static func declarations(in code: String) -> Set<String> {
+        let words = identifiersAndSymbols(in: code)
+        var names: Set<String> = []
+        let introducers: Set<String> = [
+            "class", "struct", "enum", "protocol", "actor", "typealias", "func", "var", "let",
+            "associatedtype", "case",
+        ]
+        for (index, word) in words.enumerated().dropLast() where introducers.contains(word) {
+            names.insert(words[index + 1])
+            if word == "case" {
+                // `case a, b`: every name after a comma up to the end of the list.
+                var next = index + 2
+                while next + 1 < words.count, words[next] == "," {
+                    names.insert(words[next + 1])
+                    next += 2
+                }
+            }
+        }
+        for (index, word) in words.enumerated().dropLast() where word == "<" || word == "," {
+            if index + 2 < words.count, words[index + 2] == ":" { names.insert(words[index + 1]) }
+        }
+        return names
+    }
+
+    /// The type names and member names `example` uses that nothing declares.
+    private static func undeclaredNames(in example: String, declared: Set<String>) -> Set<String> {
+        let code = example.split(separator: "\n").filter {
+            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ")
+        }.joined(separator: "\n")
+        let words = identifiersAndSymbols(in: code)
+        let known = declared.union(declarations(in: code)).union(platformNames)
+        var unknown: Set<String> = []
+        for (index, word) in words.enumerated() {
+            guard let first = word.first, first.isLetter || first == "_" else { continue }
+            let isMember = index > 0 && words[index - 1] == "."
+            let isType = first.isUppercase && !isMember
+            if (isMember || isType) && !known.contains(word) { unknown.insert(word) }
+        }
+        return unknown
+    }
+
+    /// Identifiers and single punctuation marks, with comments and string literals left out.
+    private static func identifiersAndSymbols(in code: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var inString = false
+        var previous: Character = " "
+        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+            let uncommented = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+            for character in uncommented {
+                if inString {
+                    if character == "\"" && previous != "\\" { inString = false }
+                } else if character == "\"" {
+                    inString = true
+                } else if character.isLetter || character.isNumber || character == "_" {
+                    current.append(character)
+                } else {
+                    if !current.isEmpty { tokens.append(current) }
+                    current = ""
+                    if !character.isWhitespace { tokens.append(String(character)) }
+                }
+                previous = character
+            }
+            if !current.isEmpty { tokens.append(current) }
+            current = ""
+        }
+        return tokens
+    }
+
+    private static func files(withSuffix suffix: String, under folder: String) -> [URL] {
+        let enumerator = FileManager.default.enumerator(
+            at: root.appending(path: folder), includingPropertiesForKeys: nil)
+        return (enumerator?.compactMap { $0 as? URL } ?? []).filter {
+            $0.lastPathComponent.hasSuffix(suffix)
+        }
+    }
+
     @Test("the layer diagram in ARCHITECTURE.md matches the manifest's dependencies between layers")
     func diagramMatchesManifest() throws {
         let architecture = try Self.text(Self.root.appending(path: "ARCHITECTURE.md"))

@@ -32,9 +32,11 @@ struct PresenterDocumentationExampleTests {
         store.finish()
         // END MVCPresenterTesting example
 
+        // BEGIN MVCPresenterTesting recorder example
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let recorder = ViewStateRecorder(presenter)
         presenter.buttonATapped()
         #expect(recorder.timeline.map(\.label) == ["Press a button.", "Switch A turned on."])
+        // END MVCPresenterTesting recorder example
     }
 }

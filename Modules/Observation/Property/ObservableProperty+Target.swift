@@ -9,7 +9,7 @@ extension ObservableProperty {
     /// Calls `action` on `target` with each change, for as long as both the token and the target live.
     ///
     /// ```swift
-    /// tokens.append(model.switchA.observe(self, action: SwitchesPresenter.switchAChanged))
+    /// tokens.append(model.isSwitchAOn.observe(self, action: SwitchesPresenter.switchAChanged))
     /// ```
     ///
     /// - Parameters:

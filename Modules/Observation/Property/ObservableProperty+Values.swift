@@ -9,7 +9,7 @@ extension ObservableProperty where Value: Sendable {
     /// model's isolation domain, so the removal waits for the next time the owner touches it.)
     ///
     /// ```swift
-    /// for await isOn in model.switchA.values() {
+    /// for await isOn in model.isSwitchAOn.values() {
     ///     print(isOn)
     /// }
     /// ```
