@@ -23,6 +23,7 @@ private final class HandWrittenScreenModel {
 @MainActor
 private final class Deliveries {
     var count = 0
+    var hasStarted = false
 }
 
 @MainActor
@@ -99,11 +100,13 @@ enum BridgeBenchmarks {
         let consumed = Deliveries()
         let consumer = Task { @MainActor in
             for await value in values {
+                consumed.hasStarted = true
                 consumed.count = value
                 if value == changes { return }
             }
         }
-        while consumed.count == 0 && other.brightness == 0 { await Task.yield() }
+        // The sequence's first value is the current one; start once it has arrived.
+        while !consumed.hasStarted { await Task.yield() }
         let directStart = ContinuousClock.now
         for value in 1...changes {
             other.brightness = value

@@ -1,4 +1,4 @@
-import MVCObservation
+public import MVCObservation
 public import MVCPresenter
 public import Observation
 
@@ -23,22 +23,44 @@ public import Observation
 /// observation of it when released.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
-@Observable
-public final class ObservableViewState<Presenter: ViewStatePresenter> {
-    /// The presenter's latest view-state; reading it inside an observation tracks it.
-    public private(set) var state: Presenter.ViewState
+public final class ObservableViewState<Presenter: ViewStatePresenter>: Observable {
+    // Written out instead of with the `@Observable` macro: the macro's accessors build the
+    // property's key path on every access, which in a generic class is a run-time instantiation
+    // that cost more than the rest of a change (see the bridge figures in the benchmarks).
+    // Inlinable, so a client's build specializes the delivery path for its view-state type.
+    @usableFromInline var storedState: Presenter.ViewState
+    @usableFromInline let registrar = ObservationRegistrar()
+    @usableFromInline let stateKeyPath: KeyPath<ObservableViewState, Presenter.ViewState>
+    @usableFromInline var token: ObservationToken?
+
     /// The presenter, for sending intents.
-    @ObservationIgnored public let presenter: Presenter
-    @ObservationIgnored private var token: ObservationToken?
+    public let presenter: Presenter
+
+    /// The presenter's latest view-state; reading it inside an observation tracks it.
+    @inlinable
+    public var state: Presenter.ViewState {
+        registrar.access(self, keyPath: stateKeyPath)
+        return storedState
+    }
 
     /// Starts following `presenter`'s view-state.
     ///
     /// - Parameter presenter: The presenter whose view-state to expose.
+    @inlinable
     public init(_ presenter: Presenter) {
         self.presenter = presenter
-        self.state = presenter.viewState
+        self.storedState = presenter.viewState
+        self.stateKeyPath = \.state
         token = presenter.observeViewState { [weak self] newState in
-            self?.state = newState
+            self?.stateChanged(to: newState)
+        }
+    }
+
+    /// Stores a new view-state and tells Observation, which tells SwiftUI and any tracker.
+    @inlinable
+    func stateChanged(to newState: Presenter.ViewState) {
+        registrar.withMutation(of: self, keyPath: stateKeyPath) {
+            storedState = newState
         }
     }
 }
