@@ -2,8 +2,8 @@
 # Checks the merged documentation site in a real browser: serves it on loopback, opens pages in
 # headless Chromium (DocC renders pages with JavaScript, so only a browser shows whether a page
 # really renders), and checks each page's rendered title. Pages: the guide (the landing page),
-# the index of modules, each module's page and one symbol page per module, and the SwiftUI and
-# UIKit article. The guide's links to other modules must lead to pages that exist. A screenshot
+# the index of modules, each module's page and one symbol page per module, the SwiftUI and
+# UIKit article, and the tutorial's table of contents and chapters. The guide's links to other modules must lead to pages that exist. A screenshot
 # of the landing page is kept for a person to look at.
 #
 #   Scripts/check-docs-site.sh [site folder] [output folder]
@@ -29,32 +29,43 @@ if [ ! -f "$site/data/documentation.json" ]; then
     exit 2
 fi
 
-# The pages to check, as "path|title": the guide, the index, each module and its first symbol.
+# The pages to check, one per line: path, page title, heading and a text it must show, separated
+# by tabs: the guide, the index, the tutorial, each module and its first symbol.
 pages=$output/pages.txt
 python3 - "$site" >"$pages" <<'PY'
 import json, os, sys
 site = sys.argv[1]
 def load(path):
     return json.load(open(os.path.join(site, "data", path)))
+def page(path, title, heading=None, contains=""):
+    print("\t".join([path, f"{title} | Documentation", heading or title, contains]))
 index = load("documentation.json")
-print(f"/documentation/|{index['metadata']['title']}")
+page("/documentation/", index['metadata']['title'])
 guide = load("documentation/mvclayers.json")
-print(f"/documentation/mvclayers/|{guide['metadata']['title']}")
+page("/documentation/mvclayers/", guide['metadata']['title'], contains="Start here")
+# The tutorial: its table of contents, and each chapter's tutorial with its quiz.
+toc = load("tutorials/packinglist.json")
+toc_title = toc['metadata']['title']
+page("/tutorials/packinglist/", f"{toc_title} Tutorials", toc_title, "The terminal view")
+for name in ["packinglistmodel", "packingliststore", "packinglistpresenter", "packinglistterminal"]:
+    tutorial = load(f"tutorials/mvclayers/{name}.json")
+    title = tutorial['metadata']['title']
+    page(f"/tutorials/mvclayers/{name}/", f"{title} — {toc_title} Tutorials", title, "What the layers bought you")
 modules = sorted(f[:-5] for f in os.listdir(os.path.join(site, "data", "documentation"))
                  if f.endswith(".json") and f != "mvclayers.json")
 if len(modules) < 10:
     sys.exit(f"error: only {len(modules)} modules in the site: {modules}")
 for module in modules:
-    page = load(f"documentation/{module}.json")
-    print(f"/documentation/{module}/|{page['metadata']['title']}")
-    refs = page["references"]
-    ids = [i for s in page.get("topicSections", []) for i in s["identifiers"]]
+    data = load(f"documentation/{module}.json")
+    page(f"/documentation/{module}/", data['metadata']['title'])
+    refs = data["references"]
+    ids = [i for s in data.get("topicSections", []) for i in s["identifiers"]]
     symbols = [refs[i] for i in ids if refs.get(i, {}).get("kind") == "symbol"]
     if not symbols:
         sys.exit(f"error: the {module} page lists no symbol")
-    print(f"{symbols[0]['url']}/|{symbols[0]['title']}")
+    page(f"{symbols[0]['url']}/", symbols[0]['title'])
 article = load("documentation/mvcobservationbridge/swiftuianduikit.json")
-print(f"/documentation/mvcobservationbridge/swiftuianduikit/|{article['metadata']['title']}")
+page("/documentation/mvcobservationbridge/swiftuianduikit/", article['metadata']['title'])
 PY
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -77,7 +88,7 @@ browse() {
 }
 
 failures=0
-while IFS='|' read -r path title; do
+while IFS=$'\t' read -r path title heading contains; do
     dom=$output/pages/$(echo "$path" | tr '/' '_' | sed 's/^_//; s/_$//').html
     status=$(curl -s -L -o /dev/null -w '%{http_code}' "$base$path" || true)
     if [ "$status" != 200 ]; then
@@ -90,19 +101,21 @@ while IFS='|' read -r path title; do
         failures=$((failures + 1))
         continue
     fi
-    if verdict=$(python3 - "$dom" "$title" 2>&1 <<'PY'
+    if verdict=$(python3 - "$dom" "$title" "$heading" "$contains" 2>&1 <<'PY'
 import html, re, sys
-dom, expected = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+dom, expected_title, expected, contains = open(sys.argv[1], encoding="utf-8").read(), *sys.argv[2:5]
 found = re.search(r"<title>(.*?)</title>", dom, re.S)
 page_title = html.unescape(found.group(1)) if found else ""
 h1s = [html.unescape(re.sub(r"<[^>]+>", "", h)).strip()
-       for h in re.findall(r'<h1[^>]*class="title[^"]*"[^>]*>(.*?)</h1>', dom, re.S)]
+       for h in re.findall(r'<h1[^>]*class="(?:title|heading)[^"]*"[^>]*>(.*?)</h1>', dom, re.S)]
 if "error-content" in dom or "can't be found" in dom:
     sys.exit(f"DocC rendered its not-found page (title {page_title!r})")
-if page_title != f"{expected} | Documentation":
-    sys.exit(f"title {page_title!r}, expected {expected + ' | Documentation'!r}")
+if page_title != expected_title:
+    sys.exit(f"title {page_title!r}, expected {expected_title!r}")
 if expected not in h1s:
     sys.exit(f"no <h1> {expected!r} (found {h1s})")
+if contains and contains not in html.unescape(re.sub(r"<[^>]+>", "", dom)):
+    sys.exit(f"the page does not show {contains!r}")
 print(f"renders {page_title!r}")
 PY
     ); then

@@ -1,0 +1,23 @@
+import MVCObservation
+
+/// Keeps a banner up to date: each property of the trip is tied to its own method.
+public final class TripBanner {
+    public private(set) var lines: [String] = []
+    private var tokens: [ObservationToken] = []
+
+    public init(trip: Trip) {
+        tokens = [
+            trip.name.observe(self, action: TripBanner.nameChanged),
+            // A count tied to the method for a name: the compiler refuses it.
+            trip.itemsLeft.observe(self, action: TripBanner.nameChanged),
+        ]
+    }
+
+    func nameChanged(_ change: ObservedChange<String>) {
+        lines.append("renamed from \(change.oldValue ?? "?") to \(change.newValue ?? "?")")
+    }
+
+    func itemsLeftChanged(_ change: ObservedChange<Int>) {
+        lines.append("\(change.newValue ?? 0) items left (was \(change.oldValue ?? 0))")
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+import MVCPersistence
+
+/// How a packing list is stored. Version 1: items with a name and whether they are packed.
+public enum PackingFile {
+    public static let format = FileFormat<[Item]>(currentVersion: 1) { version, _ in
+        throw PackingFileError.unknownVersion(version)
+    }
+
+    public static func file(at url: URL) -> DocumentFile<[Item]> {
+        DocumentFile(url: url, format: format)
+    }
+}
+
+public enum PackingFileError: Error {
+    case unknownVersion(Int)
+}

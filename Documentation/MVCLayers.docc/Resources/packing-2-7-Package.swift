@@ -1,0 +1,27 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "PackingList",
+    dependencies: [
+        .package(path: "../MVCLayers")
+    ],
+    targets: [
+        .target(
+            name: "PackingCore",
+            dependencies: [
+                .product(name: "MVCObservation", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+            ]
+        ),
+        .executableTarget(name: "packing", dependencies: ["PackingCore"]),
+        .testTarget(
+            name: "PackingCoreTests",
+            dependencies: [
+                "PackingCore",
+                .product(name: "MVCObservation", package: "MVCLayers"),
+            ]
+        ),
+    ]
+)

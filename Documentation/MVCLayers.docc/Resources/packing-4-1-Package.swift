@@ -1,0 +1,36 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "PackingList",
+    dependencies: [
+        .package(path: "../MVCLayers")
+    ],
+    targets: [
+        .target(
+            name: "PackingCore",
+            dependencies: [
+                .product(name: "MVCObservation", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCPresenter", package: "MVCLayers"),
+            ]
+        ),
+        .executableTarget(
+            name: "packing",
+            dependencies: [
+                "PackingCore",
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCTracing", package: "MVCLayers"),
+            ]
+        ),
+        .testTarget(
+            name: "PackingCoreTests",
+            dependencies: [
+                "PackingCore",
+                .product(name: "MVCObservation", package: "MVCLayers"),
+                .product(name: "MVCPresenterTesting", package: "MVCLayers"),
+            ]
+        ),
+    ]
+)
