@@ -32,15 +32,17 @@ enum FileLock {
             path: ".\(document.lastPathComponent).lock"
         ).path
         var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var failure = descriptor < 0 ? AtomicFile.lastError() : ""
         if descriptor < 0 && errno == EACCES {
             // A lock file another user created (a group-shared document): reading is enough
-            // for `flock`.
+            // for `flock`. If there is none, the first error (no permission to create it in the
+            // folder) is the one that says what is wrong.
             descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0 && errno != ENOENT { failure = AtomicFile.lastError() }
         }
         guard descriptor >= 0 else {
             throw .unwritable(
-                path: shownPath,
-                reason: "cannot open the lock file \(lockPath): \(AtomicFile.lastError())")
+                path: shownPath, reason: "cannot open the lock file \(lockPath): \(failure)")
         }
         defer { close(descriptor) }
         let clock = ContinuousClock()

@@ -34,11 +34,14 @@ final class AttractionsScreen {
                     let text = self.currentText()
                     guard text != self.lastDrawn else { return }
                     self.needsRender = false
-                    // The prompt's line (and what the user typed on it) gives way to the screen,
-                    // then comes back below it.
-                    if self.console.isInteractive { TerminalInput.clearPromptLine() }
-                    self.draw(text)
-                    if self.console.isInteractive { TerminalInput.redrawPrompt() }
+                    if self.console.isInteractive && TerminalInput.canEdit {
+                        // The prompt's line (and what the user typed on it) gives way to the
+                        // screen, then comes back below it, with no key drawn in between.
+                        self.lastDrawn = text
+                        TerminalInput.printAbovePrompt(text)
+                    } else {
+                        self.draw(text)
+                    }
                 }
             }
         )

@@ -65,9 +65,14 @@ let list = AttractionListPresenter(store: store, tracer: tracer)
 let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
 let session = AttractionsSession(list: list, screen: screen, console: console, tracer: tracer)
 
-if console.isInteractive {
-    console.print("Attractions, kept in \(storeURL.path). Type 'help' for the commands.")
+/// The greeting on a terminal (a function, so the text is not kept alive by the async main).
+func greet(_ console: Console, store: URL) {
+    guard console.isInteractive else { return }
+    console.print(
+        "Attractions, kept in \(store.path.terminalSafe). Type 'help' for the commands; arrows, Home, End and history edit the line."
+    )
 }
+greet(console, store: storeURL)
 // Ctrl-C, SIGTERM and SIGHUP write what is pending before the process ends by the signal.
 let exitSignals = ExitSignals {
     do throws(PersistenceError) {

@@ -15,6 +15,7 @@ final class AvatarsScreen {
     private let console: Console
     private let tracer: HopTracer
     private let prompt: String
+    private var lastDrawn: String?
     private var needsRender = true
     private var isRenderScheduled = false
     private var token: ObservationToken?
@@ -35,24 +36,37 @@ final class AvatarsScreen {
         Task { @MainActor in
             self.isRenderScheduled = false
             guard self.needsRender else { return }
+            guard TerminalInput.canEdit else {
+                self.render()
+                return
+            }
             // The prompt's line (and what the user typed on it) gives way to the screen, then
-            // comes back below it.
-            TerminalInput.clearPromptLine()
-            self.render()
-            TerminalInput.redrawPrompt()
+            // comes back below it, with no key drawn in between.
+            self.needsRender = false
+            let text = Self.text(for: self.list.viewState, inColour: self.console.isInteractive)
+            self.lastDrawn = text
+            TerminalInput.printAbovePrompt(text)
         }
     }
 
     /// Draws the screen if the view-state changed since it was last drawn.
+    ///
+    /// A refused command changes the view-state (its `lastError`) but not the screen: errors are
+    /// shown once, as `error: …` lines on standard error.
     func renderIfNeeded() {
         guard needsRender else { return }
-        render()
+        needsRender = false
+        let text = Self.text(for: list.viewState, inColour: console.isInteractive)
+        guard text != lastDrawn else { return }
+        lastDrawn = text
+        console.print(text)
     }
 
     /// Draws the screen.
     func render() {
         needsRender = false
-        console.print(Self.text(for: list.viewState, inColour: console.isInteractive))
+        lastDrawn = Self.text(for: list.viewState, inColour: console.isInteractive)
+        console.print(lastDrawn ?? "")
     }
 
     static func text(for state: ContactListViewState, inColour: Bool) -> String {
@@ -67,7 +81,6 @@ final class AvatarsScreen {
                     .map { "       " + $0 }
             }
         }
-        if let error = state.lastError { lines.append("  ! \(error.terminalSafe)") }
         return lines.joined(separator: "\n")
     }
 

@@ -92,11 +92,7 @@ func run() async -> Int32 {
         list: list, manager: manager, simulator: simulator, screen: screen, console: console,
         tracer: tracer)
 
-    if console.isInteractive {
-        console.print(
-            "Avatars, from \(arguments.values["--source"] ?? "a simulated service"). Type 'help' for the commands."
-        )
-    }
+    greet(console, source: arguments.values["--source"])
     screen.render()
     let status = await CommandLoop(console: console, prompt: prompt).run { line in
         await session.handle(line)
@@ -105,3 +101,11 @@ func run() async -> Int32 {
 }
 
 exitProcess(await run())
+
+/// The greeting on a terminal (a function, so the text is not kept alive by the async main).
+func greet(_ console: Console, source: String?) {
+    guard console.isInteractive else { return }
+    console.print(
+        "Avatars, from \((source ?? "a simulated service").terminalSafe). Type 'help' for the commands; arrows, Home, End and history edit the line."
+    )
+}

@@ -37,8 +37,9 @@ public struct CommandLoop {
     /// - Returns: The process exit status: 1 if any command failed while scripted, otherwise 0.
     public func run(_ handle: (String) async -> CommandOutcome) async -> Int32 {
         var anyFailed = false
-        // On a terminal, a signal must put the terminal back before the process ends.
-        let signals = console.isInteractive && !ExitSignals.isInstalled ? ExitSignals {} : nil
+        // A signal must put the terminal back before the process ends (and SIGQUIT must end
+        // it: the runtime's crash reporter waits for ever on a SIGQUIT sent from outside).
+        let signals = ExitSignals.isInstalled ? nil : ExitSignals {}
         defer {
             TerminalInput.restoreTerminal()
             _ = signals

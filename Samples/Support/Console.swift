@@ -55,6 +55,7 @@ private func writeAll(_ text: String, to descriptor: Int32) {
             write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         }
         if written < 0, errno == EINTR { continue }
+        if written < 0, errno == EPIPE { TerminalInput.endByBrokenPipe() }
         guard written > 0 else { return }
         offset += written
     }

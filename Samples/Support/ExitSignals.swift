@@ -8,7 +8,7 @@ import Dispatch
     import Darwin
 #endif
 
-/// Ends a sample cleanly on SIGINT (Ctrl-C), SIGTERM and SIGHUP: what is pending is written
+/// Ends a sample cleanly on SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT: what is pending is written
 /// first, then the process ends *by the same signal*, so its parent sees the usual status (130
 /// for Ctrl-C in a shell, 143 for SIGTERM).
 ///
@@ -21,7 +21,7 @@ import Dispatch
 @MainActor
 public final class ExitSignals {
     /// The signals a sample cleans up on.
-    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     private var sources: [any DispatchSourceSignal] = []
     /// Whether signal handling is set up already (by a sample, or by the command loop).
@@ -33,6 +33,9 @@ public final class ExitSignals {
     /// - Parameter cleanUp: Writes what is pending; the process then ends by the signal.
     public init(cleanUp: @escaping @MainActor () async -> Void) {
         Self.isInstalled = true
+        // A write to a closed pipe fails with EPIPE instead of killing the process at once, so
+        // the terminal can be put back first (see TerminalInput.endByBrokenPipe()).
+        signal(SIGPIPE, SIG_IGN)
         for signalNumber in Self.handled {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

@@ -28,20 +28,32 @@ public enum Key: Equatable, Sendable {
 
 /// Turns the bytes a terminal sends into keys, one byte at a time.
 ///
-/// Escape sequences (`ESC [ … final`, `ESC O x`) and control strings (`ESC ] … BEL`, such as a
-/// window title) are consumed whole: the keys the editor knows become keys, everything else is
-/// dropped, so no part of a sequence ever lands in a command. UTF-8 is
-/// decoded across bytes; other control characters are dropped, a tab becomes a space.
+/// Escape sequences (`ESC [ … final`, `ESC O x`, and their 8-bit forms) and control strings
+/// (`ESC ] 0;title BEL`) are consumed whole: the keys the editor knows become keys, everything
+/// else is dropped, so no part of a sequence ever lands in a command, however long it is. ESC
+/// followed by an ordinary key (Alt+key, or Esc then a key) drops the ESC and keeps the key.
+/// UTF-8 is decoded across bytes; other control characters are dropped, a tab becomes a space.
 public struct KeyDecoder: Equatable, Sendable {
-    private var pending: [UInt8] = []
-    /// The longest escape sequence kept; a longer one is dropped whole.
-    private static let longestSequence = 32
-    /// The longest control string dropped as one; what follows a longer one is read as keys.
-    private static let longestString = 4096
-    /// What may follow ESC to begin a sequence: CSI, SS3, and the control strings.
-    private static let sequenceIntroducers: Set<UInt8> = Set("[O]P_^X".utf8)
-    /// What begins a control string (OSC, DCS, APC, PM, SOS), ended by BEL or ESC \.
-    private static let stringIntroducers: Set<UInt8> = Set("]P_^X".utf8)
+    private enum Mode: Equatable, Sendable {
+        case idle
+        /// After ESC.
+        case escape
+        /// Inside `ESC [` (or 8-bit CSI): parameter bytes so far, unless too many to keep.
+        case controlSequence([UInt8], discarding: Bool)
+        /// After `ESC O` (or 8-bit SS3): one final byte follows.
+        case singleShift
+        /// After `ESC ]`: a control string (a window title) begins with a digit; anything else
+        /// was Alt+] and a key.
+        case controlStringStart
+        /// Inside a control string (`ESC ] …`), until BEL or `ESC \`.
+        case controlString(afterEscape: Bool)
+        /// Inside a UTF-8 character: the bytes so far.
+        case character([UInt8])
+    }
+
+    private var mode = Mode.idle
+    /// The most parameter bytes kept for a sequence; a longer one is consumed but not kept.
+    private static let longestParameters = 32
 
     /// A decoder with nothing pending.
     public init() {}
@@ -51,9 +63,66 @@ public struct KeyDecoder: Equatable, Sendable {
     /// - Parameter byte: The next byte from the terminal.
     /// - Returns: The key the byte completes, or `nil` while a sequence is incomplete or dropped.
     public mutating func feed(_ byte: UInt8) -> Key? {
-        guard let first = pending.first else { return start(byte) }
-        if first == 0x1B { return continueEscape(byte) }
-        return continueUTF8(byte)
+        switch mode {
+        case .idle:
+            return start(byte)
+        case .escape:
+            switch byte {
+            case UInt8(ascii: "["):
+                mode = .controlSequence([], discarding: false)
+            case UInt8(ascii: "O"):
+                mode = .singleShift
+            case UInt8(ascii: "]"):
+                mode = .controlStringStart
+            case 0x1B:
+                mode = .escape  // ESC ESC: the first is dropped, the second may start a sequence
+            default:
+                // Esc then a key, or Alt+key: the ESC is dropped, the key kept.
+                mode = .idle
+                return start(byte)
+            }
+            return nil
+        case .controlSequence(var parameters, let discarding):
+            if (0x40...0x7E).contains(byte) {
+                mode = .idle
+                return discarding ? nil : Self.finalKey(byte, parameters: parameters)
+            }
+            guard (0x20...0x3F).contains(byte) else {
+                // Not part of a sequence: it ends the broken one and is read afresh.
+                mode = .idle
+                return start(byte)
+            }
+            if discarding || parameters.count >= Self.longestParameters {
+                mode = .controlSequence([], discarding: true)
+            } else {
+                parameters.append(byte)
+                mode = .controlSequence(parameters, discarding: false)
+            }
+            return nil
+        case .singleShift:
+            mode = .idle
+            return Self.finalKey(byte, parameters: [])
+        case .controlStringStart:
+            guard (0x30...0x39).contains(byte) else {
+                mode = .idle
+                return start(byte)
+            }
+            mode = .controlString(afterEscape: false)
+            return nil
+        case .controlString(let afterEscape):
+            if byte == 0x07 || (afterEscape && byte == UInt8(ascii: "\\")) {
+                mode = .idle
+            } else if byte == 0x0D || byte == 0x0A {
+                // A control string never holds a line break: the user pressed Enter.
+                mode = .idle
+                return .enter
+            } else {
+                mode = .controlString(afterEscape: byte == 0x1B)
+            }
+            return nil
+        case .character(var bytes):
+            return continueCharacter(byte, after: &bytes)
+        }
     }
 
     /// Decodes all of `bytes`.
@@ -66,8 +135,11 @@ public struct KeyDecoder: Equatable, Sendable {
 
     private mutating func start(_ byte: UInt8) -> Key? {
         switch byte {
-        case 0x1B, 0xC2...0xF4:
-            pending = [byte]
+        case 0x1B:
+            mode = .escape
+            return nil
+        case 0xC2...0xF4:
+            mode = .character([byte])
             return nil
         case 0x0D, 0x0A: return .enter
         case 0x7F, 0x08: return .backspace
@@ -83,39 +155,6 @@ public struct KeyDecoder: Equatable, Sendable {
         case 0x20...0x7E: return .text(Character(Unicode.Scalar(byte)))
         default: return nil  // other control characters, stray continuation bytes
         }
-    }
-
-    private mutating func continueEscape(_ byte: UInt8) -> Key? {
-        if pending.count == 1 {
-            guard Self.sequenceIntroducers.contains(byte) else {
-                // ESC and another key (Alt+key): both dropped.
-                pending = []
-                return nil
-            }
-            pending.append(byte)
-            return nil
-        }
-        if Self.stringIntroducers.contains(pending[1]) {
-            // A control string (a window title, say): dropped whole, up to BEL or ESC \.
-            let ends = byte == 0x07 || (byte == UInt8(ascii: "\\") && pending.last == 0x1B)
-            pending.append(byte)
-            if ends || pending.count > Self.longestString { pending = [] }
-            return nil
-        }
-        pending.append(byte)
-        if pending[1] == UInt8(ascii: "O") {
-            defer { pending = [] }
-            return Self.finalKey(byte, parameters: [])
-        }
-        // CSI: parameter and intermediate bytes, then one final byte.
-        if (0x40...0x7E).contains(byte) {
-            defer { pending = [] }
-            return Self.finalKey(byte, parameters: Array(pending[2..<(pending.count - 1)]))
-        }
-        if !(0x20...0x3F).contains(byte) || pending.count > Self.longestSequence {
-            pending = []
-        }
-        return nil
     }
 
     private static func finalKey(_ final: UInt8, parameters: [UInt8]) -> Key? {
@@ -137,21 +176,36 @@ public struct KeyDecoder: Equatable, Sendable {
         }
     }
 
-    private mutating func continueUTF8(_ byte: UInt8) -> Key? {
+    private mutating func continueCharacter(_ byte: UInt8, after bytes: inout [UInt8]) -> Key? {
         guard (0x80...0xBF).contains(byte) else {
             // Not a continuation: the broken character is dropped and this byte starts afresh.
-            pending = []
+            mode = .idle
             return start(byte)
         }
-        pending.append(byte)
-        let lead = pending[0]
+        bytes.append(byte)
+        let lead = bytes[0]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        guard pending.count == length else { return nil }
-        defer { pending = [] }
-        var decoded = String(decoding: pending, as: UTF8.self).unicodeScalars.makeIterator()
-        guard let scalar = decoded.next(), scalar != "\u{FFFD}",
-            !(0x80...0x9F).contains(scalar.value)
-        else { return nil }
-        return .text(Character(scalar))
+        guard bytes.count == length else {
+            mode = .character(bytes)
+            return nil
+        }
+        mode = .idle
+        var decoded = String(decoding: bytes, as: UTF8.self).unicodeScalars.makeIterator()
+        guard let scalar = decoded.next(), scalar != "\u{FFFD}" else { return nil }
+        switch scalar.value {
+        case 0x9B:  // CSI, 8-bit
+            mode = .controlSequence([], discarding: false)
+            return nil
+        case 0x8F:  // SS3, 8-bit
+            mode = .singleShift
+            return nil
+        case 0x9D, 0x90, 0x98, 0x9E, 0x9F:  // OSC, DCS, SOS, PM, APC, 8-bit
+            mode = .controlString(afterEscape: false)
+            return nil
+        case 0x80...0x9F:
+            return nil
+        default:
+            return .text(Character(scalar))
+        }
     }
 }

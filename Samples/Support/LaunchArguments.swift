@@ -34,6 +34,9 @@ public struct LaunchArguments: Sendable {
                 values[String(argument[..<equals])] = String(
                     argument[argument.index(after: equals)...])
             } else if knownOptions.contains(argument) {
+                guard values[argument] == nil else {
+                    throw UsageError(message: "\(argument) is given twice")
+                }
                 guard let value = remaining.popFirst() else {
                     throw UsageError(message: "\(argument) needs a value")
                 }

@@ -34,8 +34,14 @@ public struct LineEditor: Equatable, Sendable {
     public mutating func handle(_ key: Key) -> Outcome {
         switch key {
         case .text(let character):
-            line.insert(character, at: cursor)
-            cursor += 1
+            // A combining mark, a skin tone or a joiner belongs to the character before it: one
+            // character on screen is one character to move over and delete.
+            if cursor > 0, (String(line[cursor - 1]) + String(character)).count == 1 {
+                line[cursor - 1] = Character(String(line[cursor - 1]) + String(character))
+            } else {
+                line.insert(character, at: cursor)
+                cursor += 1
+            }
         case .enter:
             let text = String(line)
             if !text.allSatisfy(\.isWhitespace), history.last != text { history.append(text) }
@@ -95,11 +101,51 @@ public struct LineEditor: Equatable, Sendable {
     /// What a terminal needs to show the line after `prompt` with the cursor in place: back to
     /// the line's start, the prompt and the line, erase the rest, then step back to the cursor.
     ///
-    /// - Parameter prompt: The prompt before the line.
+    /// The line is drawn on one screen row: when it is wider than `width` columns, only a window
+    /// of it around the cursor is shown, so the terminal never wraps it (a wrapped line cannot be
+    /// redrawn in place). Wide characters (CJK, emoji) count two columns.
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt before the line.
+    ///   - width: The terminal's width in columns.
     /// - Returns: The bytes to write, as text.
-    public func rendering(prompt: String) -> String {
-        let back = line.count - cursor
-        return "\r" + prompt + String(line) + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : "")
+    public func rendering(prompt: String, width: Int = 80) -> String {
+        let room = max(width - Self.columns(prompt) - 1, 8)
+        // The window: from `start`, as many characters as fit, the cursor inside it.
+        var start = 0
+        while Self.columns(line[start..<cursor]) >= room { start += 1 }
+        var end = cursor
+        var used = Self.columns(line[start..<cursor])
+        while end < line.count, used + Self.columns(line[end..<(end + 1)]) < room {
+            used += Self.columns(line[end..<(end + 1)])
+            end += 1
+        }
+        let back = Self.columns(line[cursor..<end])
+        return "\r" + prompt + String(line[start..<end]) + "\u{1B}[K"
+            + (back > 0 ? "\u{1B}[\(back)D" : "")
+    }
+
+    /// The screen columns `characters` take: two for a wide character, one otherwise.
+    static func columns(_ characters: some Sequence<Character>) -> Int {
+        characters.reduce(0) { $0 + (isWide($1) ? 2 : 1) }
+    }
+
+    private static func isWide(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        if scalar.properties.isEmojiPresentation
+            || character.unicodeScalars.count > 1
+                && character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
+        {
+            return true
+        }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 
     /// The line a script's `text` gives: its keys applied as if typed, then Enter.

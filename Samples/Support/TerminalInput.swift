@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -17,22 +18,34 @@ import Synchronization
 /// back, and it runs on every exit: end of input, `quit`, `exit()`, and the signals the samples
 /// handle (see `ExitSignals`).
 public enum TerminalInput {
-    /// What the reader thread and the main actor share: the editor, its prompt, and the
-    /// terminal's settings before editing began.
+    /// What the reader thread and the main actor share.
+    ///
+    /// The editor, its prompt, the terminal's settings before and during editing. Every write to the terminal that involves the line
+    /// being edited happens while holding it, so typing and background output never interleave.
     private struct Shared: Sendable {
         var editor = LineEditor()
         var prompt = "> "
         var savedSettings: termios?
+        var editingSettings: termios?
     }
 
     private static let shared = Mutex(Shared())
+    /// Keeps the dispatch source for Control-Z alive; set once, when editing begins (before the
+    /// reader thread starts), and never read, so no two threads touch it.
+    nonisolated(unsafe) private static var suspension: (any DispatchSourceSignal)?
+
+    /// Whether lines can be edited here: standard input and standard output are both a terminal.
+    public static var canEdit: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
 
     /// The command lines of standard input, read by a thread of its own so no task blocks.
     ///
-    /// - Parameter interactive: Whether standard input is a terminal to edit on.
+    /// - Parameter interactive: Whether standard input is a terminal to edit on (lines are edited
+    ///   only when standard output is a terminal too).
     /// - Returns: The lines, each with its keys applied; the stream ends at end of input.
     static func lines(interactive: Bool) -> AsyncStream<String> {
-        let editing = interactive && enterEditingMode()
+        let editing = interactive && canEdit && enterEditingMode()
         return AsyncStream { continuation in
             let reader = Thread {
                 if editing {
@@ -54,21 +67,32 @@ public enum TerminalInput {
     ///
     /// - Parameter prompt: The prompt to show from now on.
     public static func showPrompt(_ prompt: String) {
-        let text = shared.withLock { state in
+        shared.withLock { state in
             state.prompt = prompt
-            return state.editor.rendering(prompt: prompt)
+            write(state.editor.rendering(prompt: prompt, width: width()))
         }
-        write(text)
     }
 
     /// Clears the prompt's line, so output can take its place; ``redrawPrompt()`` brings it back.
     public static func clearPromptLine() {
-        write("\r\u{1B}[K")
+        shared.withLock { _ in write("\r\u{1B}[K") }
     }
 
     /// Draws the prompt and the line typed so far again, after other output took the line.
     public static func redrawPrompt() {
-        write(shared.withLock { $0.editor.rendering(prompt: $0.prompt) })
+        shared.withLock { write($0.editor.rendering(prompt: $0.prompt, width: width())) }
+    }
+
+    /// Prints `text` above the line being edited: the line gives way, `text` is printed, and the
+    /// prompt and the line come back below it, all while no key can be drawn in between.
+    ///
+    /// - Parameter text: Whole lines to print (a final newline is added).
+    public static func printAbovePrompt(_ text: String) {
+        shared.withLock { state in
+            write(
+                "\r\u{1B}[K" + text + "\n"
+                    + state.editor.rendering(prompt: state.prompt, width: width()))
+        }
     }
 
     /// Puts the terminal's settings back as they were before editing began.
@@ -84,6 +108,42 @@ public enum TerminalInput {
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
     }
 
+    /// Writes `text` to standard output; if the reader of standard output is gone (a closed
+    /// pipe), puts the terminal back and ends the process by SIGPIPE, as an unhandled write would.
+    static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(
+                    STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EPIPE { endByBrokenPipe() }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Restores the terminal, then ends the process by SIGPIPE.
+    static func endByBrokenPipe() -> Never {
+        restoreTerminal()
+        signal(SIGPIPE, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGPIPE)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(SIGPIPE)
+        _exit(128 + SIGPIPE)
+    }
+
+    /// The terminal's width in columns (80 if it cannot be read).
+    private static func width() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// Switches standard input to non-canonical mode without echo; `false` if it cannot.
     private static func enterEditingMode() -> Bool {
         var original = termios()
@@ -94,13 +154,45 @@ public enum TerminalInput {
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0
         }
-        shared.withLock { $0.savedSettings = original }
+        shared.withLock {
+            $0.savedSettings = original
+            $0.editingSettings = editing
+        }
         atexit { TerminalInput.restoreTerminal() }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &editing) == 0 else {
             shared.withLock { $0.savedSettings = nil }
             return false
         }
+        handleSuspension()
         return true
+    }
+
+    /// Control-Z puts the terminal back before the process stops; `fg` switches editing on
+    /// again and redraws the line.
+    private static func handleSuspension() {
+        signal(SIGTSTP, SIG_IGN)
+        let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
+        stop.setEventHandler {
+            let saved = shared.withLock { $0.savedSettings }
+            restoreTerminal()
+            signal(SIGTSTP, SIG_DFL)
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            sigaddset(&unblocked, SIGTSTP)
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+            raise(SIGTSTP)
+            // Continued: editing again, as before the stop.
+            signal(SIGTSTP, SIG_IGN)
+            shared.withLock { state in
+                state.savedSettings = saved
+                if var editing = state.editingSettings {
+                    tcsetattr(STDIN_FILENO, TCSANOW, &editing)
+                }
+                write("\n" + state.editor.rendering(prompt: state.prompt, width: width()))
+            }
+        }
+        stop.resume()
+        suspension = stop
     }
 
     /// Reads keys until end of input, drawing the line after each and yielding each entered line.
@@ -112,34 +204,22 @@ public enum TerminalInput {
             if count < 0 && errno == EINTR { continue }
             guard count == 1 else { return }
             guard let key = decoder.feed(byte) else { continue }
-            let (outcome, text) = shared.withLock { state in
+            let outcome = shared.withLock { state in
                 let outcome = state.editor.handle(key)
-                return (outcome, state.editor.rendering(prompt: state.prompt))
+                switch outcome {
+                case .editing: write(state.editor.rendering(prompt: state.prompt, width: width()))
+                case .submitted, .endOfInput: write("\n")
+                }
+                return outcome
             }
             switch outcome {
             case .editing:
-                write(text)
+                continue
             case .submitted(let line):
-                write("\n")
                 continuation.yield(line)
             case .endOfInput:
-                write("\n")
                 return
             }
-        }
-    }
-
-    private static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(
-                    STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
         }
     }
 }

@@ -37,7 +37,9 @@ let presenter = SwitchesPresenter(model: model, tracer: tracer)
 let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)
 
 if console.isInteractive {
-    console.print("Switches: press a or b to flip a switch. Type 'help' for the commands.")
+    console.print(
+        "Switches: press a or b to flip a switch. Type 'help' for the commands; arrows, Home, End and history edit the line."
+    )
 }
 screen.render()
 

@@ -76,6 +76,48 @@ struct LineEditorTests {
         #expect(decoder.keys([UInt8(ascii: "D")]) == [.left])
     }
 
+    @Test(
+        "sequences a terminal or a hostile paste can send are consumed whole, and keys after them kept"
+    )
+    func awkwardSequences() {
+        // Alt+Up in rxvt (ESC ESC [ A), a sequence with too many parameters, 8-bit CSI, Alt+]
+        // then a key, Esc then Enter, a window-title string: none leaves a byte in the line.
+        #expect(edit("x\u{1B}\u{1B}[Ay") == "xy")
+        #expect(edit("x\u{1B}[" + String(repeating: "1;", count: 40) + "5Ay") == "xy")
+        #expect(edit("x\u{9B}1Ay") == "xy")
+        #expect(edit("x\u{1B}]qy") == "xqy")
+        #expect(edit("x\u{1B}]0;title\u{07}y") == "xy")
+        var decoder = KeyDecoder()
+        #expect(decoder.keys(Array("p\u{1B}\r".utf8)) == [.text("p"), .enter])
+        #expect(decoder.keys(Array("\u{1B}quit".utf8)) == "quit".map { .text($0) })
+    }
+
+    @Test("a combining mark or a skin tone joins the character before it")
+    func graphemes() {
+        #expect(edit("e\u{301}" + Keys.left + Keys.backspace + "x") == "xé")
+        #expect(edit("👍🏽" + Keys.left + "X") == "X👍🏽")
+        var editor = LineEditor()
+        _ = editor.replay("")
+        var decoder = KeyDecoder()
+        for key in decoder.keys(Array("e\u{301}".utf8)) { _ = editor.handle(key) }
+        #expect(editor.line.count == 1)
+    }
+
+    @Test("a line wider than the terminal is drawn as a window around the cursor, on one row")
+    func longLines() {
+        var editor = LineEditor()
+        for _ in 0..<300 { _ = editor.handle(.text("a")) }
+        let drawn = editor.rendering(prompt: "> ", width: 40)
+        let visible = drawn.replacing(/\u{1B}\[[0-9]*[A-Za-z]/, with: "")
+        #expect(visible.count <= 40)
+        var wide = LineEditor()
+        for character in "日本語" { _ = wide.handle(.text(character)) }
+        _ = wide.handle(.left)
+        #expect(
+            wide.rendering(prompt: "> ").hasSuffix("\u{1B}[K\u{1B}[2D"),
+            "one wide character is two columns")
+    }
+
     @Test("random bytes never put a control character in a line, and never trap")
     func randomBytes() {
         var random = SystemRandomNumberGenerator()
@@ -142,8 +184,10 @@ struct TerminalSessionTests {
         #expect(endOfInput.waitForExit() == 0)
         #expect(endOfInput.isInLineMode)
 
-        for (name, signal) in [("switches", SIGINT), ("avatars", SIGTERM), ("attractions", SIGHUP)]
-        {
+        for (name, signal) in [
+            ("switches", SIGINT), ("avatars", SIGTERM), ("attractions", SIGHUP),
+            ("switches", SIGQUIT),
+        ] {
             let folder = FileManager.default.temporaryDirectory.appending(
                 path: "tty-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -159,6 +203,24 @@ struct TerminalSessionTests {
                 sample.isInLineMode, "\(name): the terminal was not restored after signal \(signal)"
             )
         }
+    }
+
+    @Test("Control-Z puts the terminal back while stopped, and continuing edits again")
+    func suspendAndContinue() throws {
+        let sample = try TerminalSample("switches")
+        #expect(sample.waitFor("> "))
+        sample.type("a")
+        sample.signal(SIGTSTP)
+        usleep(300_000)
+        #expect(sample.isInLineMode, "the terminal stayed raw while the sample was stopped")
+        sample.signal(SIGCONT)
+        usleep(300_000)
+        #expect(!sample.isInLineMode, "editing did not resume")
+        sample.type(Keys.enter)
+        #expect(sample.waitFor("Switch A turned on."))
+        sample.type("quit" + Keys.enter)
+        #expect(sample.waitForExit() == 0)
+        #expect(sample.isInLineMode)
     }
 
     @Test("an escape sequence typed on a terminal never reaches a command")

@@ -33,6 +33,27 @@ struct PackingListPresenterTests {
         store.finish()
     }
 
+    @Test("create and edit are two delegates behind one protocol; cancelling is optional")
+    func delegates() throws {
+        let list = PackingList()
+        let adding: any ItemEditorDelegate = AddItemDelegate(list: list)
+        try adding.saveItem(named: "Hat")
+        adding.cancelEditing()  // the default: nothing happens
+
+        let renaming = RenameItemDelegate(list: list, row: 0)
+        try renaming.saveItem(named: "Sun hat")
+        renaming.cancelEditing()
+        #expect(throws: ItemEditorError(description: "an item needs a name")) {
+            try renaming.saveItem(named: "  ")
+        }
+
+        #expect(list.items.map(\.name) == ["Sun hat"])
+        #expect(renaming.cancellations == 1)
+        #expect(throws: ItemEditorError(description: "there is no row 5")) {
+            try RenameItemDelegate(list: list, row: 4).saveItem(named: "Scarf")
+        }
+    }
+
     @Test("the core counts what is left to pack from the events alone")
     func core() {
         var core = PackingListCore(items: [], undoLabel: nil)
