@@ -1,6 +1,10 @@
 /// Why an editor's Save was refused.
 public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// What an item editor tells whoever opened it. Saving is required; cancelling is optional
