@@ -25,11 +25,18 @@ public enum TerminalInput {
     private struct Shared: Sendable {
         var editor = LineEditor()
         var prompt = "> "
-        var savedSettings: termios?
-        var editingSettings: termios?
+    }
+
+    /// The terminal's settings before and during editing, under a lock of their own: restoring
+    /// them never waits for the lock a write may be holding (a write to a closed pipe restores
+    /// the terminal from inside it).
+    private struct Settings: Sendable {
+        var saved: termios?
+        var editing: termios?
     }
 
     private static let shared = Mutex(Shared())
+    private static let settings = Mutex(Settings())
     /// Keeps the dispatch source for Control-Z alive; set once, when editing begins (before the
     /// reader thread starts), and never read, so no two threads touch it.
     nonisolated(unsafe) private static var suspension: (any DispatchSourceSignal)?
@@ -100,12 +107,12 @@ public enum TerminalInput {
     /// Does nothing if they were never changed; safe to call more than once, from any thread.
     public static func restoreTerminal() {
         guard
-            var settings = shared.withLock({ state -> termios? in
-                defer { state.savedSettings = nil }
-                return state.savedSettings
+            var saved = settings.withLock({ state -> termios? in
+                defer { state.saved = nil }
+                return state.saved
             })
         else { return }
-        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }
 
     /// Writes `text` to standard output; if the reader of standard output is gone (a closed
@@ -154,13 +161,13 @@ public enum TerminalInput {
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0
         }
-        shared.withLock {
-            $0.savedSettings = original
-            $0.editingSettings = editing
+        settings.withLock {
+            $0.saved = original
+            $0.editing = editing
         }
         atexit { TerminalInput.restoreTerminal() }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &editing) == 0 else {
-            shared.withLock { $0.savedSettings = nil }
+            settings.withLock { $0.saved = nil }
             return false
         }
         handleSuspension()
@@ -173,7 +180,7 @@ public enum TerminalInput {
         signal(SIGTSTP, SIG_IGN)
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
         stop.setEventHandler {
-            let saved = shared.withLock { $0.savedSettings }
+            let saved = settings.withLock { $0.saved }
             restoreTerminal()
             signal(SIGTSTP, SIG_DFL)
             var unblocked = sigset_t()
@@ -183,11 +190,12 @@ public enum TerminalInput {
             raise(SIGTSTP)
             // Continued: editing again, as before the stop.
             signal(SIGTSTP, SIG_IGN)
+            let editing = settings.withLock { state -> termios? in
+                state.saved = saved
+                return state.editing
+            }
+            if var editing { tcsetattr(STDIN_FILENO, TCSANOW, &editing) }
             shared.withLock { state in
-                state.savedSettings = saved
-                if var editing = state.editingSettings {
-                    tcsetattr(STDIN_FILENO, TCSANOW, &editing)
-                }
                 write("\n" + state.editor.rendering(prompt: state.prompt, width: width()))
             }
         }
