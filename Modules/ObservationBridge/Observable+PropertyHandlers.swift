@@ -25,7 +25,9 @@ extension Observable where Self: AnyObject & Sendable {
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
     ///
     /// **Lifetimes**, as with the project's own properties: the token ends the observation when
-    /// cancelled or released; the object is held weakly, and the observation ends with it.
+    /// cancelled or released; the object is held weakly, and the observation ends with it. (No
+    /// handler runs after cancelling; Apple's registrar lets the registration go at the
+    /// property's next change, since Observation has no way to withdraw one earlier.)
     ///
     /// - Parameters:
     ///   - keyPath: The property to observe; only what it reads is tracked, so changes to the

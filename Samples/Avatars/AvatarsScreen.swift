@@ -37,7 +37,7 @@ final class AvatarsScreen {
             self.isRenderScheduled = false
             guard self.needsRender else { return }
             guard TerminalInput.canEdit else {
-                self.render()
+                self.renderIfNeeded()
                 return
             }
             // The prompt's line (and what the user typed on it) gives way to the screen, then

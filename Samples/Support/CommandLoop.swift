@@ -68,7 +68,12 @@ public struct CommandLoop {
     }
 
     private func showPrompt() {
-        if console.isInteractive { TerminalInput.showPrompt(prompt) }
+        guard console.isInteractive else { return }
+        if TerminalInput.canEdit {
+            TerminalInput.showPrompt(prompt)
+        } else {
+            console.printPrompt(prompt)
+        }
     }
 
     private func exitStatus(anyFailed: Bool) -> Int32 {

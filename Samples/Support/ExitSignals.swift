@@ -14,7 +14,9 @@ import Dispatch
 ///
 /// The signals are caught by dispatch sources on the main queue, not by a C handler, so the
 /// cleanup runs as ordinary code on the main actor (a C signal handler may call almost nothing).
-/// The samples never switch the terminal out of its normal mode, so there is nothing to restore.
+/// After the cleanup, the terminal's settings are put back (`TerminalInput.restoreTerminal()`), since
+/// line editing switches it out of its normal mode. SIGPIPE is ignored, so a write to a closed
+/// pipe fails and the writer restores the terminal before ending by SIGPIPE.
 ///
 /// SIGKILL cannot be caught: what it can lose is what was not yet written, which is at most the
 /// edits of the autosave delay before it.

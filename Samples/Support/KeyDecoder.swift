@@ -52,6 +52,8 @@ public struct KeyDecoder: Equatable, Sendable {
     }
 
     private var mode = Mode.idle
+    /// The bytes that may end `ESC O`.
+    private static let singleShiftFinals: Set<UInt8> = Set("ABCDHFPQRSMjklmnopqrstuvwxyX".utf8)
     /// The most parameter bytes kept for a sequence; a longer one is consumed but not kept.
     private static let longestParameters = 32
 
@@ -101,6 +103,9 @@ public struct KeyDecoder: Equatable, Sendable {
             return nil
         case .singleShift:
             mode = .idle
+            // SS3 finals: the arrows, Home and End, F1–F4 and the keypad; anything else was
+            // Alt+O and a key, which is kept.
+            guard Self.singleShiftFinals.contains(byte) else { return start(byte) }
             return Self.finalKey(byte, parameters: [])
         case .controlStringStart:
             guard (0x30...0x39).contains(byte) else {
@@ -140,6 +145,15 @@ public struct KeyDecoder: Equatable, Sendable {
             return nil
         case 0xC2...0xF4:
             mode = .character([byte])
+            return nil
+        case 0x9B:  // CSI as one 8-bit byte
+            mode = .controlSequence([], discarding: false)
+            return nil
+        case 0x8F:  // SS3 as one 8-bit byte
+            mode = .singleShift
+            return nil
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F:  // DCS, SOS, OSC, PM, APC as one 8-bit byte
+            mode = .controlString(afterEscape: false)
             return nil
         case 0x0D, 0x0A: return .enter
         case 0x7F, 0x08: return .backspace

@@ -31,8 +31,11 @@ public struct LaunchArguments: Sendable {
             } else if let equals = argument.firstIndex(of: "="),
                 knownOptions.contains(String(argument[..<equals]))
             {
-                values[String(argument[..<equals])] = String(
-                    argument[argument.index(after: equals)...])
+                let option = String(argument[..<equals])
+                guard values[option] == nil else {
+                    throw UsageError(message: "\(option) is given twice")
+                }
+                values[option] = String(argument[argument.index(after: equals)...])
             } else if knownOptions.contains(argument) {
                 guard values[argument] == nil else {
                     throw UsageError(message: "\(argument) is given twice")

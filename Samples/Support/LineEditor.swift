@@ -112,10 +112,14 @@ public struct LineEditor: Equatable, Sendable {
     public func rendering(prompt: String, width: Int = 80) -> String {
         let room = max(width - Self.columns(prompt) - 1, 8)
         // The window: from `start`, as many characters as fit, the cursor inside it.
-        var start = 0
-        while Self.columns(line[start..<cursor]) >= room { start += 1 }
+        // Walk back from the cursor, then on from it, so a redraw costs the window, not the line.
+        var start = cursor
+        var used = 0
+        while start > 0, used + Self.columns(line[(start - 1)..<start]) < room {
+            used += Self.columns(line[(start - 1)..<start])
+            start -= 1
+        }
         var end = cursor
-        var used = Self.columns(line[start..<cursor])
         while end < line.count, used + Self.columns(line[end..<(end + 1)]) < room {
             used += Self.columns(line[end..<(end + 1)])
             end += 1

@@ -20,8 +20,9 @@ import Synchronization
 public enum TerminalInput {
     /// What the reader thread and the main actor share.
     ///
-    /// The editor, its prompt, the terminal's settings before and during editing. Every write to the terminal that involves the line
-    /// being edited happens while holding it, so typing and background output never interleave.
+    /// The editor and its prompt. Every write to the terminal that involves the line being edited
+    /// happens while holding it, so typing and a screen redrawn in the background never
+    /// interleave (plain prints, such as `--trace` lines from background work, do not take it).
     private struct Shared: Sendable {
         var editor = LineEditor()
         var prompt = "> "
@@ -188,8 +189,12 @@ public enum TerminalInput {
             sigaddset(&unblocked, SIGTSTP)
             pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
             raise(SIGTSTP)
-            // Continued: editing again, as before the stop.
+            // Continued. Block the signal in this thread again, so the next Control-Z reaches
+            // this source instead of being ignored here.
+            pthread_sigmask(SIG_BLOCK, &unblocked, nil)
             signal(SIGTSTP, SIG_IGN)
+            // Editing again, as before the stop, unless editing had already ended.
+            guard saved != nil else { return }
             let editing = settings.withLock { state -> termios? in
                 state.saved = saved
                 return state.editing

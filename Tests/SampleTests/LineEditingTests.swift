@@ -88,6 +88,12 @@ struct LineEditorTests {
         #expect(edit("x\u{1B}]qy") == "xqy")
         #expect(edit("x\u{1B}]0;title\u{07}y") == "xy")
         var decoder = KeyDecoder()
+        // A raw 8-bit CSI (one byte, not UTF-8), and Alt+O then Enter.
+        #expect(
+            decoder.keys([UInt8(ascii: "x"), 0x9B] + Array("200~y".utf8)) == [
+                .text("x"), .text("y"),
+            ])
+        #expect(decoder.keys(Array("\u{1B}O\r".utf8)) == [.enter])
         #expect(decoder.keys(Array("p\u{1B}\r".utf8)) == [.text("p"), .enter])
         #expect(decoder.keys(Array("\u{1B}quit".utf8)) == "quit".map { .text($0) })
     }

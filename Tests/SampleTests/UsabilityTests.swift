@@ -38,6 +38,18 @@ struct UsabilityTests {
         #expect(run.errorLines.first?.contains("it was given ''") == true, "\(run.errors)")
     }
 
+    @Test("an option given twice is a usage error, whichever form each time")
+    func optionTwice() throws {
+        for arguments in [
+            ["--store", "a.json", "--store", "b.json"], ["--store=a.json", "--store=b.json"],
+            ["--store", "a.json", "--store=b.json"],
+        ] {
+            let run = try SampleRunner.run("attractions", arguments, script: "")
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.errorLines.first == "error: --store is given twice", "\(arguments)")
+        }
+    }
+
     @Test("a folder given as the store is named as a folder")
     func folderStore() throws {
         let folder = FileManager.default.temporaryDirectory.appending(

@@ -49,13 +49,13 @@ public struct EmailAddress: Sendable, Hashable, Codable, CustomStringConvertible
         }
     }
 
-    /// Encodes the normalized address as a string.
+    /// Encodes the address as it was typed.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
-    /// The normalized address.
+    /// The address as it was typed.
     public var description: String { rawValue }
 
     /// Orders addresses alphabetically.

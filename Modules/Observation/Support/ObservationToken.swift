@@ -13,7 +13,8 @@ public final class ObservationToken {
     /// For an observation kept by something else: what ends it.
     private var onCancel: (() -> Void)?
 
-    /// Whether ``cancel()`` was called or the observed object went away.
+    /// Whether ``cancel()`` was called or the observed object went away (for a token made with
+    /// ``init(onCancel:)``, only whether it was cancelled).
     public var isCancelled: Bool { source == nil && onCancel == nil }
 
     init(source: any ObservationSource, id: ObservationID) {
