@@ -13,8 +13,12 @@ func keepRendering<Presenter: ViewStatePresenter>(
 ) {
     withObservationTracking {
         render(model.state)
-    } onChange: {
-        Task { @MainActor in keepRendering(model, render) }
+    } onChange: { [weak model] in
+        // Weakly: the model's registrar keeps this closure, so a strong capture would keep
+        // the model (and its presenter) alive for ever.
+        Task { @MainActor in
+            if let model { keepRendering(model, render) }
+        }
     }
 }
 // END SwiftUIAndUIKit keepRendering example
@@ -65,6 +69,24 @@ struct DocumentationExampleTests {
         await settle()
 
         #expect(screen.labels == ["Press a button.", "Switch A turned on.", "Switch B turned on."])
+    }
+
+    @Test("keepRendering lets the model and its presenter go when nothing else holds them")
+    func keepRenderingDoesNotLeak() async {
+        weak var weakModel: ObservableViewState<SwitchesPresenter>?
+        weak var weakPresenter: SwitchesPresenter?
+        do {
+            let presenter = SwitchesPresenter(model: SwitchesModel())
+            let model = presenter.observable()
+            weakModel = model
+            weakPresenter = presenter
+            keepRendering(model) { _ in }
+            presenter.buttonATapped()
+            await settle()
+        }
+        await settle()
+        #expect(weakModel == nil)
+        #expect(weakPresenter == nil)
     }
 
     @Test("the Observations loop reads the labels as they change")
