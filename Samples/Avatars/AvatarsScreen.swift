@@ -14,17 +14,15 @@ final class AvatarsScreen {
     private let list: ContactListPresenter
     private let console: Console
     private let tracer: HopTracer
-    private let prompt: String
     private var lastDrawn: String?
     private var needsRender = true
     private var isRenderScheduled = false
     private var token: ObservationToken?
 
-    init(list: ContactListPresenter, console: Console, tracer: HopTracer, prompt: String) {
+    init(list: ContactListPresenter, console: Console, tracer: HopTracer) {
         self.list = list
         self.console = console
         self.tracer = tracer
-        self.prompt = prompt
         token = list.observeViewState { [weak self] _ in self?.viewStateChanged() }
     }
 

@@ -87,7 +87,7 @@ func run() async -> Int32 {
     let manager = ModelManager(contacts: contacts, service: service, tracer: tracer)
     let list = ContactListPresenter(manager: manager, tracer: tracer)
     let prompt = "> "
-    let screen = AvatarsScreen(list: list, console: console, tracer: tracer, prompt: prompt)
+    let screen = AvatarsScreen(list: list, console: console, tracer: tracer)
     let session = AvatarsSession(
         list: list, manager: manager, simulator: simulator, screen: screen, console: console,
         tracer: tracer)

@@ -47,7 +47,10 @@ public struct Console: Sendable {
 }
 
 /// Writes all of `text` to a file descriptor, retrying short and interrupted writes.
-private func writeAll(_ text: String, to descriptor: Int32) {
+///
+/// A closed pipe ends the process by SIGPIPE once the terminal is put back (see
+/// `TerminalInput.endByBrokenPipe()`).
+func writeAll(_ text: String, to descriptor: Int32) {
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {

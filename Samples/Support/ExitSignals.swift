@@ -60,14 +60,20 @@ public final class ExitSignals {
             // End by the same signal, from this thread, with the signal unblocked here: a
             // process-directed signal can stay pending for ever when every thread happens to block
             // it (the system's pool threads do), which left a process hanging after SIGHUP.
-            signal(signalNumber, SIG_DFL)
-            var unblocked = sigset_t()
-            sigemptyset(&unblocked)
-            sigaddset(&unblocked, signalNumber)
-            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-            raise(signalNumber)
+            Self.raiseWithDefaultAction(signalNumber)
             // Not reached: the default action of these signals ends the process.
             _exit(128 + signalNumber)
         }
+    }
+
+    /// Raises `signalNumber` with its default action, from this thread with the signal unblocked
+    /// here; returns only if that action does not end the process (a stop, once continued).
+    nonisolated static func raiseWithDefaultAction(_ signalNumber: Int32) {
+        signal(signalNumber, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(signalNumber)
     }
 }

@@ -115,13 +115,13 @@ public struct LineEditor: Equatable, Sendable {
         // Walk back from the cursor, then on from it, so a redraw costs the window, not the line.
         var start = cursor
         var used = 0
-        while start > 0, used + Self.columns(line[(start - 1)..<start]) < room {
-            used += Self.columns(line[(start - 1)..<start])
+        while start > 0, used + Self.columns(of: line[start - 1]) < room {
+            used += Self.columns(of: line[start - 1])
             start -= 1
         }
         var end = cursor
-        while end < line.count, used + Self.columns(line[end..<(end + 1)]) < room {
-            used += Self.columns(line[end..<(end + 1)])
+        while end < line.count, used + Self.columns(of: line[end]) < room {
+            used += Self.columns(of: line[end])
             end += 1
         }
         let back = Self.columns(line[cursor..<end])
@@ -131,7 +131,12 @@ public struct LineEditor: Equatable, Sendable {
 
     /// The screen columns `characters` take: two for a wide character, one otherwise.
     static func columns(_ characters: some Sequence<Character>) -> Int {
-        characters.reduce(0) { $0 + (isWide($1) ? 2 : 1) }
+        characters.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// The screen columns one character takes.
+    static func columns(of character: Character) -> Int {
+        isWide(character) ? 2 : 1
     }
 
     private static func isWide(_ character: Character) -> Bool {

@@ -81,16 +81,6 @@ public enum TerminalInput {
         }
     }
 
-    /// Clears the prompt's line, so output can take its place; ``redrawPrompt()`` brings it back.
-    public static func clearPromptLine() {
-        shared.withLock { _ in write("\r\u{1B}[K") }
-    }
-
-    /// Draws the prompt and the line typed so far again, after other output took the line.
-    public static func redrawPrompt() {
-        shared.withLock { write($0.editor.rendering(prompt: $0.prompt, width: width())) }
-    }
-
     /// Prints `text` above the line being edited: the line gives way, `text` is printed, and the
     /// prompt and the line come back below it, all while no key can be drawn in between.
     ///
@@ -116,32 +106,15 @@ public enum TerminalInput {
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }
 
-    /// Writes `text` to standard output; if the reader of standard output is gone (a closed
-    /// pipe), puts the terminal back and ends the process by SIGPIPE, as an unhandled write would.
+    /// Writes `text` to standard output (see `writeAll(_:to:)` for a closed pipe).
     static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(
-                    STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0, errno == EINTR { continue }
-            if written < 0, errno == EPIPE { endByBrokenPipe() }
-            guard written > 0 else { return }
-            offset += written
-        }
+        writeAll(text, to: STDOUT_FILENO)
     }
 
     /// Restores the terminal, then ends the process by SIGPIPE.
     static func endByBrokenPipe() -> Never {
         restoreTerminal()
-        signal(SIGPIPE, SIG_DFL)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGPIPE)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        raise(SIGPIPE)
+        ExitSignals.raiseWithDefaultAction(SIGPIPE)
         _exit(128 + SIGPIPE)
     }
 
@@ -183,15 +156,13 @@ public enum TerminalInput {
         stop.setEventHandler {
             let saved = settings.withLock { $0.saved }
             restoreTerminal()
-            signal(SIGTSTP, SIG_DFL)
-            var unblocked = sigset_t()
-            sigemptyset(&unblocked)
-            sigaddset(&unblocked, SIGTSTP)
-            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-            raise(SIGTSTP)
+            ExitSignals.raiseWithDefaultAction(SIGTSTP)
             // Continued. Block the signal in this thread again, so the next Control-Z reaches
             // this source instead of being ignored here.
-            pthread_sigmask(SIG_BLOCK, &unblocked, nil)
+            var stopSignal = sigset_t()
+            sigemptyset(&stopSignal)
+            sigaddset(&stopSignal, SIGTSTP)
+            pthread_sigmask(SIG_BLOCK, &stopSignal, nil)
             signal(SIGTSTP, SIG_IGN)
             // Editing again, as before the stop, unless editing had already ended.
             guard saved != nil else { return }

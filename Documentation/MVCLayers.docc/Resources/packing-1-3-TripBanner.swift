@@ -2,9 +2,11 @@ import MVCObservation
 
 /// Keeps a banner up to date: each property of the trip is tied to its own method.
 public final class TripBanner {
+    /// The banner's lines, one per change, oldest first.
     public private(set) var lines: [String] = []
     private var tokens: [ObservationToken] = []
 
+    /// Starts following `trip`, one method per property.
     public init(trip: Trip) {
         tokens = [
             trip.name.observe(self, action: TripBanner.nameChanged),

@@ -26,12 +26,14 @@ public enum PackingError: Error, Equatable {
 /// Owns the items: every edit is undoable and published as a `PackingChange`.
 @MainActor
 public final class PackingList {
+    /// The items, in the order they were added.
     public private(set) var items: [Item]
     /// Called with the whole list after each change, to save it.
     public var onSave: (([Item]) -> Void)?
     private var history = UndoHistory<PackingChange>()
     private let channel = UpdateChannel<PackingChange>()
 
+    /// A list holding `items`.
     public init(items: [Item] = []) {
         self.items = items
     }
@@ -42,6 +44,7 @@ public final class PackingList {
     /// What Undo would undo, if anything.
     public var undoLabel: String? { history.undoLabel }
 
+    /// Adds an item named `name` at the end; an empty name is refused.
     @discardableResult
     public func add(_ name: String) throws(PackingError) -> Item {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -51,6 +54,7 @@ public final class PackingList {
         return item
     }
 
+    /// Packs or unpacks the item at `row` (counting from 0).
     public func togglePacked(at row: Int) throws(PackingError) {
         guard items.indices.contains(row) else { throw .noRow(row + 1) }
         var item = items[row]
@@ -58,6 +62,7 @@ public final class PackingList {
         apply(.replaced(old: items[row], new: item, at: row), label: "Pack “\(item.name)”")
     }
 
+    /// Renames the item at `row` (counting from 0); an empty name is refused.
     public func rename(at row: Int, to name: String) throws(PackingError) {
         guard items.indices.contains(row) else { throw .noRow(row + 1) }
         let trimmed = name.trimmingCharacters(in: .whitespaces)

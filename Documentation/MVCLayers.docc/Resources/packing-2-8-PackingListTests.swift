@@ -26,7 +26,8 @@ struct PackingListTests {
         let url = FileManager.default.temporaryDirectory.appending(path: "\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: url) }
         let id = UUID()
-        let version1 = #"{"formatVersion":1,"document":[{"id":"\#(id)","name":"Hat","isPacked":true}]}"#
+        let item = #"{"id":"\#(id)","name":"Hat","isPacked":true}"#
+        let version1 = #"{"formatVersion":1,"document":["# + item + "]}"
         try Data(version1.utf8).write(to: url)
 
         let items = try await PackingFile.file(at: url).load()

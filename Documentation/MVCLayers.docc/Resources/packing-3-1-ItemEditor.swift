@@ -1,14 +1,18 @@
 /// Why an editor's Save was refused.
 public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
+    /// Why, in words a user can act on.
     public let description: String
 
+    /// An item, not yet packed unless said.
     public init(description: String) {
         self.description = description
     }
 }
 
-/// What an item editor tells whoever opened it. Saving is required; cancelling is optional
-/// (the extension below gives it a default that does nothing).
+/// What an item editor tells whoever opened it.
+///
+/// Saving is required; cancelling is optional (the extension below gives it a default that does
+/// nothing).
 @MainActor
 public protocol ItemEditorDelegate: AnyObject {
     func saveItem(named name: String) throws(ItemEditorError)
@@ -16,6 +20,7 @@ public protocol ItemEditorDelegate: AnyObject {
 }
 
 extension ItemEditorDelegate {
+    /// Does nothing: cancelling is optional.
     public func cancelEditing() {}
 }
 
@@ -24,10 +29,12 @@ extension ItemEditorDelegate {
 public final class AddItemDelegate: ItemEditorDelegate {
     private let list: PackingList
 
+    /// An item, not yet packed unless said.
     public init(list: PackingList) {
         self.list = list
     }
 
+    /// Adds an item named `name`.
     public func saveItem(named name: String) throws(ItemEditorError) {
         do {
             try list.add(name)
@@ -42,13 +49,16 @@ public final class AddItemDelegate: ItemEditorDelegate {
 public final class RenameItemDelegate: ItemEditorDelegate {
     private let list: PackingList
     private let row: Int
+    /// How many times an edit was cancelled.
     public private(set) var cancellations = 0
 
+    /// An item, not yet packed unless said.
     public init(list: PackingList, row: Int) {
         self.list = list
         self.row = row
     }
 
+    /// Renames the item the editor was opened on.
     public func saveItem(named name: String) throws(ItemEditorError) {
         do {
             try list.rename(at: row, to: name)
@@ -59,6 +69,7 @@ public final class RenameItemDelegate: ItemEditorDelegate {
         }
     }
 
+    /// Counts the cancellation.
     public func cancelEditing() {
         cancellations += 1
     }

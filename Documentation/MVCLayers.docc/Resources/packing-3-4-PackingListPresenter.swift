@@ -1,7 +1,9 @@
 import MVCObservation
 import MVCPresenter
 
-/// The list screen, headless: intents in, view-state out. The decisions are the core's.
+/// The list screen, headless: intents in, view-state out.
+///
+/// The decisions are the core's.
 @MainActor
 public final class PackingListPresenter: ViewStatePresenter {
     private let list: PackingList
@@ -9,6 +11,7 @@ public final class PackingListPresenter: ViewStatePresenter {
     private var core: PackingListCore
     private var token: ObservationToken?
 
+    /// A presenter for `list`, following its changes.
     public init(list: PackingList) {
         self.list = list
         core = PackingListCore(items: list.items, undoLabel: list.undoLabel)
@@ -18,8 +21,10 @@ public final class PackingListPresenter: ViewStatePresenter {
         }
     }
 
+    /// What the screen shows now.
     public var viewState: PackingListViewState { state.value }
 
+    /// Calls `handler` with each new view-state, until the token is released.
     public func observeViewState(_ handler: @escaping (PackingListViewState) -> Void)
         -> ObservationToken
     {
@@ -38,6 +43,7 @@ public final class PackingListPresenter: ViewStatePresenter {
         }
     }
 
+    /// The user packed or unpacked the item at `row` (counting from 1).
     public func packTapped(row: Int) {
         do {
             try list.togglePacked(at: row - 1)
@@ -46,6 +52,7 @@ public final class PackingListPresenter: ViewStatePresenter {
         }
     }
 
+    /// The user chose Undo.
     public func undoTapped() {
         if !list.undo() { send(.refused("there is nothing to undo")) }
     }

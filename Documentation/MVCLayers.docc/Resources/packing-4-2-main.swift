@@ -8,8 +8,8 @@ import PackingCore
 let arguments = CommandLine.arguments.dropFirst()
 let tracer = arguments.contains("--trace") ? HopTracer { print("  trace: \($0)") } : .disabled
 var path = "packing.json"
-if let flag = arguments.firstIndex(of: "--file"), arguments.index(after: flag) < arguments.endIndex {
-    path = arguments[arguments.index(after: flag)]
+if let flag = arguments.firstIndex(of: "--file"), flag + 1 < arguments.endIndex {
+    path = arguments[flag + 1]
 }
 let file = PackingFile.file(at: URL(fileURLWithPath: path))
 
