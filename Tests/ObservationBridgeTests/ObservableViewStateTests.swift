@@ -79,3 +79,30 @@ struct ObservableViewStateTests {
         #expect(weakPresenter == nil)
     }
 }
+
+@MainActor
+@Suite("The view-state bridge when an observer sends an intent mid-delivery")
+struct ReentrantViewStateTests {
+    @Test("the bridge ends at the latest state, and tracking hears the change")
+    func intentDuringDelivery() {
+        let presenter = SwitchesPresenter(model: SwitchesModel())
+        let model = presenter.observable()
+        // Another observer of the presenter reacts to A by pressing B, during the delivery.
+        let reaction = presenter.observeViewState { state in
+            if state.label == "Switch A turned on." { presenter.buttonBTapped() }
+        }
+        let changed = Flag()
+        withObservationTracking {
+            _ = model.state
+        } onChange: {
+            changed.raise()
+        }
+
+        presenter.buttonATapped()
+
+        #expect(changed.isRaised)
+        #expect(model.state == presenter.viewState)
+        #expect(model.state.label == "Switch B turned on.")
+        _ = reaction
+    }
+}

@@ -114,3 +114,47 @@ struct PropertyHandlerTests {
         _ = token
     }
 }
+
+@MainActor
+@Suite("Handlers that change what is being delivered")
+struct ReentrantBridgeTests {
+    @Test(
+        "a handler that corrects the value it hears gets the correction delivered next, then stops")
+    func handlerCorrectsTheValue() async {
+        let lamp = Lamp()
+        let log = Log<Int>()
+        let token = lamp.observe(\.brightness) { change in
+            log.changes.append(change)
+            if let new = change.newValue, new > 10 { lamp.brightness = 10 }
+        }
+
+        lamp.brightness = 50
+        await settle()
+
+        #expect(
+            log.changes == [
+                ObservedChange(kind: .setting, oldValue: 0, newValue: 50),
+                ObservedChange(kind: .setting, oldValue: 50, newValue: 10),
+            ])
+        #expect(lamp.brightness == 10)
+        _ = token
+    }
+
+    @Test("a handler that cancels its own token mid-delivery hears nothing more")
+    func handlerCancelsItself() async {
+        let lamp = Lamp()
+        let log = Log<Bool>()
+        var token: ObservationToken?
+        token = lamp.observe(\.isOn) { change in
+            log.changes.append(change)
+            token?.cancel()
+        }
+
+        lamp.isOn = true
+        await settle()
+        lamp.isOn = false
+        await settle()
+
+        #expect(log.changes.count == 1)
+    }
+}

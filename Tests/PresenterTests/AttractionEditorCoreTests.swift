@@ -1,4 +1,5 @@
 import MVCModel
+import MVCObservation
 import MVCPresenter
 import MVCStore
 import Testing
@@ -179,5 +180,32 @@ struct AttractionListCoreTests {
         core.handle(
             .noticeArrived(AttractionStoreNotice(sequenceNumber: 1, message: "kept theirs")))
         #expect(core.viewState.notice == "kept theirs")
+    }
+}
+
+/// Another subscriber edits the store while the store's update is being delivered: the list's
+/// rows must still end as the store's list, in order.
+@MainActor
+@Suite("The list presenter when another subscriber edits the store mid-delivery")
+struct ListUnderReentrantEditsTests {
+    @Test("a subscriber that deletes every attraction named “spam” as it is added")
+    func deleteDuringDelivery() throws {
+        let store = AttractionStore()
+        let list = AttractionListPresenter(store: store)
+        let janitor = store.changes.subscribeToAll { update in
+            guard case .inserted(let attraction, let position) = update.change,
+                attraction.name == "spam"
+            else { return }
+            _ = try? store.delete(at: position)
+        }
+
+        try store.add(Attraction(name: "Louvre"))
+        try store.add(Attraction(name: "spam"))
+        try store.add(Attraction(name: "Orsay"))
+        try store.move(from: 1, to: 0)
+
+        #expect(list.viewState.rows.map(\.name) == store.attractions.map(\.name))
+        #expect(store.attractions.map(\.name) == ["Orsay", "Louvre"])
+        _ = janitor
     }
 }

@@ -229,6 +229,20 @@ struct TerminalSessionTests {
         #expect(sample.isInLineMode)
     }
 
+    @Test("a long paste is drawn on one row: the output grows with the paste, not its square")
+    func longPaste() throws {
+        let sample = try TerminalSample("switches")
+        #expect(sample.waitFor("> "))
+        let pasted = String(repeating: "x", count: 3_000)
+        sample.type(pasted + Keys.enter)
+        #expect(sample.waitFor("unknown command"))
+        sample.type("quit" + Keys.enter)
+        #expect(sample.waitForExit() == 0)
+        // Each key redraws at most one terminal row (about 80 columns): 3,000 keys stay well
+        // under 400 kB, where redrawing the whole line each time would write about 4.5 MB.
+        #expect(sample.screen.utf8.count < 400_000)
+    }
+
     @Test("an escape sequence typed on a terminal never reaches a command")
     func escapesOnATerminal() throws {
         let sample = try TerminalSample("switches")
