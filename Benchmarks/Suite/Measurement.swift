@@ -22,6 +22,32 @@ struct Stopwatch {
         return best
     }
 
+    /// The fastest times per operation of two pieces of work timed in alternation, for figures
+    /// of a few nanoseconds that are compared with each other.
+    ///
+    /// A machine has slow spells (another process, a frequency change) that last longer than one
+    /// run of a tight loop. Timing all runs of one piece and then all runs of the other lets a
+    /// spell fall on one side only, and the ratio swings with it; alternating many short runs
+    /// gives each side the same chances of a quiet moment, and the fastest of each is kept.
+    ///
+    /// - Parameters:
+    ///   - operations: How many operations one run of each body performs.
+    ///   - measured: The work being judged.
+    ///   - reference: The work it is compared with.
+    func alternatingNanosecondsPerOperation(
+        operations: Int, measured: () -> Void, reference: () -> Void
+    ) -> (measured: Double, reference: Double) {
+        var bestMeasured = Double.infinity
+        var bestReference = Double.infinity
+        for _ in 0..<(repetitions * 4) {
+            let referenceTime = ContinuousClock().measure(reference)
+            bestReference = min(bestReference, nanoseconds(referenceTime) / Double(operations))
+            let measuredTime = ContinuousClock().measure(measured)
+            bestMeasured = min(bestMeasured, nanoseconds(measuredTime) / Double(operations))
+        }
+        return (bestMeasured, bestReference)
+    }
+
     /// The fastest time of one run of asynchronous `body`.
     func asyncNanoseconds(
         isolation: isolated (any Actor)? = #isolation,

@@ -60,7 +60,7 @@ struct EditorDelegateContractTests {
 
         #expect(changes.count == 2)
         #expect(store.attractions == before)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("cancelling changes nothing in the store", arguments: DelegateKind.allCases)

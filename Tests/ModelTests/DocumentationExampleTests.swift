@@ -17,6 +17,6 @@ struct ModelDocumentationExampleTests {
         // END MVCModel example
 
         #expect(model.isSwitchAOn.value)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }

@@ -32,7 +32,7 @@ struct SwitchesModelTests {
         model.reset()
 
         #expect(heard == ["A true→false", "B true→false"])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("reset leaves a switch that was already off silent")
@@ -44,7 +44,7 @@ struct SwitchesModelTests {
         model.reset()
 
         #expect(heard.isEmpty)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("each change leaving the model is traced before observers hear it")
@@ -58,6 +58,6 @@ struct SwitchesModelTests {
 
         #expect(
             hops.withLock { $0 } == ["model → observation: isSwitchAOn changed to on", "observer"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }

@@ -123,6 +123,6 @@ struct DocumentationExampleTests {
         let check = lamp.observe(\.isOn, options: [.initial, .new]) { heard.append($0.newValue) }
         await settle()
         #expect(heard == [true])
-        _ = (token, check)
+        withExtendedLifetime((token, check)) {}
     }
 }

@@ -44,7 +44,7 @@ struct PropertyHandlerTests {
         #expect(
             switched.changes == [ObservedChange(kind: .setting, oldValue: false, newValue: true)])
         #expect(dimmed.changes == [ObservedChange(kind: .setting, oldValue: 0, newValue: 40)])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("the options decide which values are delivered, and initial delivers at once")
@@ -58,7 +58,7 @@ struct PropertyHandlerTests {
         await settle()
 
         #expect(log.changes.last == ObservedChange(kind: .setting, oldValue: nil, newValue: 10))
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("assignments in one turn are one change; ending where they started is none")
@@ -76,7 +76,7 @@ struct PropertyHandlerTests {
         await settle()
 
         #expect(log.changes == [ObservedChange(kind: .setting, oldValue: 0, newValue: 3)])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a cancelled or released token delivers nothing more")
@@ -111,7 +111,7 @@ struct PropertyHandlerTests {
 
         #expect(weakLamp == nil)
         #expect(log.changes.isEmpty)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }
 
@@ -137,7 +137,7 @@ struct ReentrantBridgeTests {
                 ObservedChange(kind: .setting, oldValue: 50, newValue: 10),
             ])
         #expect(lamp.brightness == 10)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a handler that cancels its own token mid-delivery hears nothing more")

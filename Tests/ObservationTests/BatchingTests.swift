@@ -27,7 +27,7 @@ struct BatchingTests {
         }
 
         #expect(log.items == ["end of batch body", "first 0→3", "second 0→10"])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("reads inside a batch see the newest value")
@@ -55,7 +55,7 @@ struct BatchingTests {
         }
 
         #expect(log.items.isEmpty)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("nested batches deliver only when the outermost ends")
@@ -72,7 +72,7 @@ struct BatchingTests {
 
         #expect(log.items == ["inner batch ended", "changed to 2"])
         #expect(!counters.changes.isBatching)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a batch whose body throws still delivers what it changed, and rethrows")
@@ -90,7 +90,7 @@ struct BatchingTests {
         }
 
         #expect(log.items == [.setting(0, 1)])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a prior notice is delivered at a property's first change in a batch, and only then")
@@ -107,7 +107,7 @@ struct BatchingTests {
         }
 
         #expect(log.items == ["prior old=0 stored=0", "setting old=0 stored=2"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("properties of another coordinator are not batched")
@@ -123,6 +123,6 @@ struct BatchingTests {
         }
 
         #expect(log.items == ["outsider", "end of batch body"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }

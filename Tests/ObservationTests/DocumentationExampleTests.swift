@@ -23,6 +23,6 @@ struct ObservationDocumentationExampleTests {
         // END MVCObservation example
 
         #expect(thermostat.target.observationCount == 1)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }

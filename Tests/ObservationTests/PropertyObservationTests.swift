@@ -13,7 +13,7 @@ struct PropertyObservationTests {
         property.value = "published"
 
         #expect(log.items == [.setting("draft", "saved"), .setting("saved", "published")])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("each property reaches only its own handler")
@@ -30,7 +30,7 @@ struct PropertyObservationTests {
 
         #expect(firstLog.items == [.setting(0, 1)])
         #expect(secondLog.items.isEmpty)
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("the initial option delivers the current value before observe returns")
@@ -43,7 +43,7 @@ struct PropertyObservationTests {
         #expect(log.items == [ObservedChange(kind: .initial, oldValue: nil, newValue: 7)])
         property.value = 8
         #expect(log.items.last == ObservedChange(kind: .setting, oldValue: nil, newValue: 8))
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("without the initial option nothing is delivered until a change")
@@ -54,7 +54,7 @@ struct PropertyObservationTests {
         let token = property.observe { log.append($0) }
 
         #expect(log.items.isEmpty)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test(
@@ -74,7 +74,7 @@ struct PropertyObservationTests {
         property.value = 2
 
         #expect(log.items == ["prior old=1 stored=1", "after old=1 new=2"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("only observers that asked for prior notices receive them")
@@ -86,7 +86,7 @@ struct PropertyObservationTests {
         property.value = 2
 
         #expect(plain.items.map(\.kind) == [.setting])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the old and new options decide which values a change carries")
@@ -106,7 +106,7 @@ struct PropertyObservationTests {
         #expect(onlyOld.items == [ObservedChange(kind: .setting, oldValue: 1, newValue: nil)])
         #expect(onlyNew.items == [ObservedChange(kind: .setting, oldValue: nil, newValue: 2)])
         #expect(neither.items == [ObservedChange(kind: .setting, oldValue: nil, newValue: nil)])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("assigning an equal value to an Equatable property notifies nobody")
@@ -118,7 +118,7 @@ struct PropertyObservationTests {
         property.value = 5
 
         #expect(log.items.isEmpty)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a value that is not Equatable notifies on every assignment")
@@ -131,7 +131,7 @@ struct PropertyObservationTests {
         property.value = Opaque(number: 1)
 
         #expect(log.items == [1, 1])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("update applies several edits as one change")
@@ -146,7 +146,7 @@ struct PropertyObservationTests {
         }
 
         #expect(log.items == [.setting([1, 2], [2, 3])])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("observers are called in the order they were added")
@@ -161,7 +161,7 @@ struct PropertyObservationTests {
 
         #expect(log.items == ["first", "second", "third"])
         #expect(property.observationCount == 3)
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 }
 
@@ -185,6 +185,6 @@ struct ModifyTests {
             log.items == [
                 "new [1, 20, 3]", "new [1, 20, 30]", "old [1, 20, 3] new [1, 20, 30]",
             ])
-        _ = (newOnly, withOld)
+        withExtendedLifetime((newOnly, withOld)) {}
     }
 }

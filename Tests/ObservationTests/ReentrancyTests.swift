@@ -30,7 +30,7 @@ struct ReentrancyTests {
                 "second heard 100",
             ]
         )
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("a handler that changes its own property sees every change in order")
@@ -46,7 +46,7 @@ struct ReentrancyTests {
 
         #expect(log.items == [.setting(0, 50), .setting(50, 10)])
         #expect(property.value == 10)
-        _ = (clamp, recorder)
+        withExtendedLifetime((clamp, recorder)) {}
     }
 
     @Test("a handler that cancels its own observation is not called again")
@@ -64,6 +64,35 @@ struct ReentrancyTests {
 
         #expect(log.items == [1])
         #expect(property.observationCount == 0)
+    }
+
+    @Test(
+        "a handler that ends its own observation keeps what it captured until its call returns, and no longer"
+    )
+    func handlerEndsItsOwnObservationAndKeepsRunning() {
+        final class Captured {
+            var notes: [String] = []
+        }
+        let property = ObservableProperty(0)
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        var token: ObservationToken?
+        token = captured.map { object in
+            property.observe { _ in
+                token = nil  // the last reference to the token: the observation ends here
+                // The list no longer holds this handler, but the call is not over: what it
+                // captured must still be alive (AddressSanitizer in CI checks this access).
+                object.notes.append("after cancelling")
+                #expect(object.notes == ["after cancelling"])
+            }
+        }
+        captured = nil
+
+        property.value = 1
+
+        #expect(token == nil)
+        #expect(property.observationCount == 0)
+        #expect(weakCaptured == nil)
     }
 
     @Test("a handler that cancels a later observation stops it from hearing the current change")
@@ -99,7 +128,7 @@ struct ReentrancyTests {
         property.value = 2
 
         #expect(log.items == ["earlier", "middle", "last", "middle", "last"])
-        _ = (middle, last)
+        withExtendedLifetime((middle, last)) {}
     }
 
     @Test("an observation added during a delivery hears the next change, not the current one")
@@ -162,7 +191,7 @@ struct ReentrancyTests {
         counters.first.value = 1
 
         #expect(log.items == ["first handler done", "second 0→2"])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 }
 
@@ -186,7 +215,7 @@ struct PriorReentrancyTests {
 
         #expect(log.items == ["0 → 5", "5 → 9"])
         #expect(property.value == 9)
-        _ = (prior, later)
+        withExtendedLifetime((prior, later)) {}
     }
 
     @Test("a prior handler that assigns the incoming value leaves nothing more to deliver")
@@ -206,6 +235,6 @@ struct PriorReentrancyTests {
         property.value = 9
 
         #expect(log.items == ["0 → 9"])
-        _ = (prior, later)
+        withExtendedLifetime((prior, later)) {}
     }
 }

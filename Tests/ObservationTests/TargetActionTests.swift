@@ -12,7 +12,7 @@ struct TargetActionTests {
         property.value = 2
 
         #expect(listener.changes == [.setting(1, 2)])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a method taking nothing is called after each change")
@@ -25,7 +25,7 @@ struct TargetActionTests {
         property.value = 3
 
         #expect(listener.pings == 2)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the property does not keep the target alive")
@@ -38,7 +38,7 @@ struct TargetActionTests {
         listener = nil
 
         #expect(weakListener == nil)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a target that goes away ends its observation at the next change")
@@ -52,7 +52,7 @@ struct TargetActionTests {
         property.value = 2
 
         #expect(property.observationCount == 0)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a target's observation also ends when its token is released")

@@ -94,6 +94,56 @@ struct TokenTests {
         #expect(weakCaptured == nil)
     }
 
+    @Test("a property that goes away releases the handlers of observations still open")
+    func propertyReleasesHandlers() {
+        final class Captured {}
+        var property: ObservableProperty<Int>? = ObservableProperty(0)
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        let token = captured.map { object in property?.observe { _ in _ = object } }
+        captured = nil
+        #expect(weakCaptured != nil)
+
+        property = nil
+
+        #expect(weakCaptured == nil)
+        #expect(token??.isCancelled == true)
+    }
+
+    @Test("a token made with an action runs it once when released, then keeps nothing alive")
+    func actionTokenRunsOnceOnRelease() {
+        final class Captured {}
+        var runs = 0
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        var token: ObservationToken? = captured.map { object in
+            ObservationToken {
+                _ = object
+                runs += 1
+            }
+        }
+        captured = nil
+        #expect(token?.isCancelled == false)
+        #expect(weakCaptured != nil)
+
+        token = nil
+
+        #expect(runs == 1)
+        #expect(weakCaptured == nil)
+    }
+
+    @Test("cancelling a token made with an action runs it once and marks the token cancelled")
+    func actionTokenCancel() {
+        var runs = 0
+        let token = ObservationToken { runs += 1 }
+
+        token.cancel()
+        token.cancel()
+
+        #expect(runs == 1)
+        #expect(token.isCancelled)
+    }
+
     @Test("ten thousand observations released one by one leave the rest hearing every change")
     func manyReleases() {
         let property = ObservableProperty(0)

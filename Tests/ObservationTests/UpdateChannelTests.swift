@@ -30,7 +30,7 @@ struct UpdateChannelTests {
 
         #expect(ada.items == [.loaded("ada"), .failed("ada")])
         #expect(grace.items.isEmpty)
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("a subscriber to all keys hears every update, after the key's own subscribers")
@@ -46,7 +46,7 @@ struct UpdateChannelTests {
         channel.publish(.loaded("grace"))
 
         #expect(log.items == ["ada: ada", "all: ada", "all: grace"])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("a cancelled subscription hears nothing more, and an empty key is forgotten")
@@ -85,7 +85,7 @@ struct UpdateChannelTests {
                 "ada heard loaded(\"ada\")", "all heard loaded(\"ada\")",
                 "all heard loaded(\"grace\")",
             ])
-        _ = tokens
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("updates published in a batch are delivered in order when it ends")
@@ -102,7 +102,7 @@ struct UpdateChannelTests {
         }
 
         #expect(log.items == ["end of batch body", "loaded(\"ada\")", "failed(\"grace\")"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("a token does not keep the channel alive")

@@ -17,7 +17,7 @@ struct PresenterDocumentationExampleTests {
         // END MVCPresenter example
 
         #expect(presenter.viewState.label == "Switch A turned on.")
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the MVCPresenterTesting overview example records a timeline")

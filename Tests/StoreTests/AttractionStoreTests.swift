@@ -163,6 +163,6 @@ struct AttractionStoreTests {
 
         #expect(heard == [.moved(orsay, from: 1, to: 0)])
         #expect(store.attractions == [orsay])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 }

@@ -49,7 +49,7 @@ struct StoreDocumentationExampleTests {
         // END MVCStore example
 
         #expect(heard == ["“Louvre” inserted at 0", "“Louvre” removed from 0"])
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     @Test("the MVCAvatarServiceLive overview example reads an avatar from a folder")

@@ -112,7 +112,7 @@ struct RandomizedStoreTests {
             #expect((store.redoLabel != nil) == !model.redoStack.isEmpty, "step \(step)")
         }
         #expect(reloads > 10)
-        _ = token
+        withExtendedLifetime(token) {}
     }
 
     /// Rebuilds a copy of the list from the store's published changes alone.

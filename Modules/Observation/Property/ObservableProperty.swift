@@ -93,13 +93,15 @@ public final class ObservableProperty<Value> {
     public var value: Value {
         get { storage }
         set {
-            if let isDuplicate, isDuplicate(storage, newValue) { return }
+            // Optional chaining, not `if let`: it calls the stored closure without copying it,
+            // which saves a retain and a release of its context on every assignment.
+            if isDuplicate?(storage, newValue) == true { return }
             if coordinator.isIdle {
                 if priorObserverCount > 0 {
                     notifyPrior()
                     // A prior handler may have assigned the property: that change was delivered
                     // in full, so this one starts from the value it left.
-                    if let isDuplicate, isDuplicate(storage, newValue) { return }
+                    if isDuplicate?(storage, newValue) == true { return }
                 }
                 let oldValue = storage
                 storage = newValue

@@ -8,14 +8,15 @@
 /// Cancelling is immediate, even in the middle of a delivery: a cancelled observation's handler
 /// is not called again, not even for the change being delivered at that moment.
 public final class ObservationToken {
+    // Two fields and no more: a token is allocated per observation, and with these it fits the
+    // allocator's 48-byte size class. A token made with `init(onCancel:)` gets its action
+    // through a `CancelAction` source instead of a third field.
     private weak var source: (any ObservationSource)?
     private let id: ObservationID
-    /// For an observation kept by something else: what ends it.
-    private var onCancel: (() -> Void)?
 
     /// Whether ``cancel()`` was called or the observed object went away (for a token made with
     /// ``init(onCancel:)``, only whether it was cancelled).
-    public var isCancelled: Bool { source == nil && onCancel == nil }
+    public var isCancelled: Bool { source == nil }
 
     init(source: any ObservationSource, id: ObservationID) {
         self.source = source
@@ -27,16 +28,13 @@ public final class ObservationToken {
     ///
     /// - Parameter onCancel: Ends the observation.
     public init(onCancel: @escaping () -> Void) {
-        self.id = -1
-        self.onCancel = onCancel
+        let action = CancelAction(onCancel)
+        self.source = action
+        self.id = 0
     }
 
     /// Ends the observation; calling it again does nothing.
     public func cancel() {
-        if let onCancel {
-            self.onCancel = nil
-            onCancel()
-        }
         guard let source else { return }
         self.source = nil
         source.removeObservation(id)
@@ -45,12 +43,39 @@ public final class ObservationToken {
     /// Lets the token go without ending the observation, for registrations whose lifetime
     /// something else manages (a value stream ends its own).
     func detach() {
+        (source as? CancelAction)?.discard()
         source = nil
-        onCancel = nil
     }
 
     deinit {
         cancel()
+    }
+}
+
+/// The source behind a token made with an action, which it runs when the token cancels.
+///
+/// The token refers to its source weakly, so the action keeps itself alive until then; every
+/// token is cancelled or detached at the latest when it is released, so the action never
+/// outlives its token.
+private final class CancelAction: ObservationSource {
+    private var action: (() -> Void)?
+    private var keepAlive: CancelAction?
+
+    init(_ action: @escaping () -> Void) {
+        self.action = action
+        keepAlive = self
+    }
+
+    func removeObservation(_ id: ObservationID) {
+        let action = self.action
+        discard()
+        action?()
+    }
+
+    /// Lets the action go without running it.
+    func discard() {
+        action = nil
+        keepAlive = nil
     }
 }
 

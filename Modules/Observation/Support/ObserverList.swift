@@ -6,17 +6,32 @@
 /// they outnumber the live observers and no delivery is walking the slots. A delivery walks the
 /// slots that existed when it began, so observers added during it hear the next change.
 ///
-/// Compared with copying the list before each delivery, this costs no reference-count traffic on
-/// the list's storage, which is most of the cost of delivering one change to one observer.
+/// **Delivery without reference counting.** Each entry lives in a box that the list retains by
+/// hand (`Unmanaged`), once, when the entry is added. A delivery lends each entry to the caller
+/// without retaining it, which is most of the cost of delivering one change to one observer (an
+/// atomic increment and decrement around every call). That is sound because a box the list has
+/// lent is never released while a delivery is walking the slots: removing an observer during a
+/// delivery moves its box to `retired`, and the last delivery to finish releases those. So an
+/// entry cannot die while it is being called, even when its own handler cancels it.
 ///
 /// It is a class so that a handler can change the list while a delivery walks it.
 @usableFromInline
 final class ObserverList<Entry> {
+    /// An entry, in the box the list retains by hand.
+    @usableFromInline
+    final class Box {
+        @usableFromInline let entry: Entry
+
+        init(_ entry: Entry) {
+            self.entry = entry
+        }
+    }
+
     @usableFromInline
     struct Slot {
         @usableFromInline let id: ObservationID
-        /// `nil` once removed during a delivery, until the sweep.
-        @usableFromInline var entry: Entry?
+        /// Retained once by the list; `nil` once removed, until the sweep.
+        @usableFromInline var box: Unmanaged<Box>?
     }
 
     // Exclusivity: these fields are checked statically, not at run time. That is sound because
@@ -30,9 +45,17 @@ final class ObserverList<Entry> {
     @exclusivity(unchecked) @usableFromInline var activeDeliveries = 0
     /// The number of observers, not counting tombstones.
     @exclusivity(unchecked) @usableFromInline var count = 0
+    /// Boxes removed while a delivery was walking the slots; still retained, so an entry being
+    /// called stays alive, and released when the last delivery ends.
+    @exclusivity(unchecked) @usableFromInline var retired: [Unmanaged<Box>] = []
 
     @usableFromInline
     init() {}
+
+    deinit {
+        for slot in slots { slot.box?.release() }
+        for box in retired { box.release() }
+    }
 
     /// Whether no observer is registered.
     @inlinable
@@ -40,7 +63,7 @@ final class ObserverList<Entry> {
 
     /// Appends an observer; `id` must be greater than every id in the list.
     func append(_ entry: Entry, id: ObservationID) {
-        slots.append(Slot(id: id, entry: entry))
+        slots.append(Slot(id: id, box: .passRetained(Box(entry))))
         count += 1
     }
 
@@ -49,10 +72,17 @@ final class ObserverList<Entry> {
     /// - Complexity: Amortized O(log *n*).
     @discardableResult
     func remove(_ id: ObservationID) -> Entry? {
-        guard let index = index(of: id), let entry = slots[index].entry else { return nil }
-        slots[index].entry = nil
+        guard let index = index(of: id), let box = slots[index].box else { return nil }
+        slots[index].box = nil
         count -= 1
-        sweepTombstonesIfWorthIt()
+        let entry = box.takeUnretainedValue().entry
+        if activeDeliveries == 0 {
+            box.release()
+            sweepTombstonesIfWorthIt()
+        } else {
+            // A delivery may be calling this very entry: keep it until the deliveries end.
+            retired.append(box)
+        }
         return entry
     }
 
@@ -78,11 +108,25 @@ final class ObserverList<Entry> {
         activeDeliveries += 1
         var index = 0
         while index < end {
-            if let entry = slots[index].entry { body(entry) }
+            if let box = slots[index].box {
+                // Unretained: the box outlives this call (see the type's documentation).
+                box._withUnsafeGuaranteedRef { body($0.entry) }
+            }
             index += 1
         }
         activeDeliveries -= 1
-        if slots.count > 2 * count { sweepTombstonesIfWorthIt() }
+        if activeDeliveries == 0, !retired.isEmpty || slots.count > 2 * count {
+            endOfDeliveries()
+        }
+    }
+
+    /// Releases the boxes removed during the deliveries that just ended, and sweeps tombstones.
+    @usableFromInline
+    func endOfDeliveries() {
+        let boxes = retired
+        retired.removeAll()
+        for box in boxes { box.release() }
+        sweepTombstonesIfWorthIt()
     }
 
     /// Drops the tombstones once they outnumber the live observers, unless a delivery is walking
@@ -90,6 +134,6 @@ final class ObserverList<Entry> {
     @usableFromInline
     func sweepTombstonesIfWorthIt() {
         guard activeDeliveries == 0, slots.count > 2 * count else { return }
-        slots.removeAll { $0.entry == nil }
+        slots.removeAll { $0.box == nil }
     }
 }
