@@ -169,12 +169,16 @@ enum AttractionBenchmarks {
         var perEdit: [Int: Double] = [:]
         for rows in [10_000, 100_000] {
             let initial = attractions(rows)
-            let edits = 20 * scale
+            // Enough edits that one run lasts milliseconds, not microseconds (short runs made the
+            // flat-growth ratio swing with page faults); the rebuilding reference costs a hundred
+            // milliseconds an edit at 100,000 rows, so it makes fewer.
+            let edits = 200 * scale
+            let rebuildingEdits = 2 * scale
             var random = SplitMix(seed: 7)
             let positions = (0..<edits).map { _ in Int.random(in: 0..<rows, using: &random) }
 
-            func editEach(_ store: AttractionStore) {
-                for (round, position) in positions.enumerated() {
+            func editEach(_ store: AttractionStore, count: Int) {
+                for (round, position) in positions.prefix(count).enumerated() {
                     var edited = store.attractions[position]
                     edited.notes = "edit \(round)"
                     try? store.replace(edited.id, with: edited)
@@ -188,15 +192,23 @@ enum AttractionBenchmarks {
                     let store = AttractionStore(attractions: initial)
                     keepAlive = [store, AttractionListPresenter(store: store)]
                 },
-                { if let store = keepAlive.first as? AttractionStore { editEach(store) } }
+                {
+                    if let store = keepAlive.first as? AttractionStore {
+                        editEach(store, count: edits)
+                    }
+                }
             )
             let rebuilding = stopwatch.nanosecondsPerOperation(
-                operations: edits,
+                operations: rebuildingEdits,
                 prepare: {
                     let store = AttractionStore(attractions: initial)
                     keepAlive = [store, RebuildingListPresenter(store: store)]
                 },
-                { if let store = keepAlive.first as? AttractionStore { editEach(store) } }
+                {
+                    if let store = keepAlive.first as? AttractionStore {
+                        editEach(store, count: rebuildingEdits)
+                    }
+                }
             )
             blackHole(keepAlive)
             perEdit[rows] = incremental / 1_000

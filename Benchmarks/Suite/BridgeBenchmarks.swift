@@ -42,35 +42,38 @@ enum BridgeBenchmarks {
     /// (presenter → ObservableViewState) against an `@Observable` class whose state is set by
     /// hand.
     private static func viewState(scale: Int, stopwatch: Stopwatch) {
-        let changes = 20_000 * scale
+        // Short runs alternated with the reference's (see `alternatingNanosecondsPerOperation`).
+        let changes = 2_000 * scale
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let bridged = presenter.observable()
         let bridgedSeen = Deliveries()
-        let bridgedTime = stopwatch.nanosecondsPerOperation(operations: changes) {
-            for _ in 0..<changes {
-                withObservationTracking {
-                    _ = bridged.state
-                } onChange: {
-                }
-                presenter.buttonATapped()
-                bridgedSeen.count += bridged.state.buttonA.isOn ? 1 : 0
-            }
-        }
-
         let plainPresenter = SwitchesPresenter(model: SwitchesModel())
         let handWritten = HandWrittenScreenModel(plainPresenter.viewState)
         let token = plainPresenter.observeViewState { handWritten.state = $0 }
         let handSeen = Deliveries()
-        let handTime = stopwatch.nanosecondsPerOperation(operations: changes) {
-            for _ in 0..<changes {
-                withObservationTracking {
-                    _ = handWritten.state
-                } onChange: {
+        let (bridgedTime, handTime) = stopwatch.alternatingNanosecondsPerOperation(
+            operations: changes,
+            measured: {
+                for _ in 0..<changes {
+                    withObservationTracking {
+                        _ = bridged.state
+                    } onChange: {
+                    }
+                    presenter.buttonATapped()
+                    bridgedSeen.count += bridged.state.buttonA.isOn ? 1 : 0
                 }
-                plainPresenter.buttonATapped()
-                handSeen.count += handWritten.state.buttonA.isOn ? 1 : 0
+            },
+            reference: {
+                for _ in 0..<changes {
+                    withObservationTracking {
+                        _ = handWritten.state
+                    } onChange: {
+                    }
+                    plainPresenter.buttonATapped()
+                    handSeen.count += handWritten.state.buttonA.isOn ? 1 : 0
+                }
             }
-        }
+        )
         blackHole((bridgedSeen.count, handSeen.count, token))
         Comparison(
             name: "an intent seen through the view-state bridge (ObservableViewState)",
