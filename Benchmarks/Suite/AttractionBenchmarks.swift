@@ -127,14 +127,28 @@ enum AttractionBenchmarks {
             target: .atMost(1.5)
         ).print()
 
-        let loadTime = await stopwatch.asyncNanoseconds { blackHole(try? await file.load()) }
-        let bareLoadTime = await stopwatch.asyncNanoseconds {
-            blackHole(try? JSONDecoder().decode([Attraction].self, from: Data(contentsOf: bare)))
+        // The reference decodes rows with a synthesized `Decodable`, which skips the check for
+        // fields nobody knows that `Attraction`'s decoder makes; runs alternate (see
+        // `alternatingNanosecondsPerOperation`).
+        var loadTime = Double.infinity
+        var bareLoadTime = Double.infinity
+        let once = Stopwatch(repetitions: 1)
+        for _ in 0..<stopwatch.repetitions {
+            bareLoadTime = min(
+                bareLoadTime,
+                await once.asyncNanoseconds {
+                    blackHole(
+                        try? JSONDecoder().decode(
+                            [SynthesizedAttraction].self, from: Data(contentsOf: bare)))
+                })
+            loadTime = min(
+                loadTime, await once.asyncNanoseconds { blackHole(try? await file.load()) })
         }
         Comparison(
-            name: "loading 100,000 attractions (version checked)",
+            name: "loading 100,000 attractions (version and fields checked)",
             measured: loadTime / 1e6, reference: bareLoadTime / 1e6,
-            referenceName: "(reading the file and JSONDecoder)", unit: "ms", target: .atMost(1.5)
+            referenceName: "(reading the file and JSONDecoder, synthesized Decodable)", unit: "ms",
+            target: .atMost(1.5)
         ).print()
     }
 
@@ -273,4 +287,11 @@ struct SplitMix: RandomNumberGenerator {
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         return mixed ^ (mixed >> 31)
     }
+}
+
+/// An attraction row as a synthesized `Decodable` reads it: the plain-decoding reference.
+private struct SynthesizedAttraction: Decodable {
+    var id: UUID
+    var name: String
+    var notes: String
 }

@@ -23,22 +23,17 @@ import Foundation
 enum AtomicFile {
     /// The whole file, or `nil` if there is no file at `url`.
     static func read(_ url: URL) throws(PersistenceError) -> Data? {
+        // First as the kernel resolves the path: a link the kernel follows but whose text names
+        // no file (/dev/stdin → /proc/self/fd/0 → "pipe:[…]") is still a pipe, not a missing file.
+        var direct = stat()
+        if stat(url.path, &direct) == 0 { try refuseUnlessRegular(direct, url) }
         let path = try resolvedPath(url)
         var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw .unreadable(path: url.path, reason: lastError())
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            break
-        case S_IFDIR:
-            throw .unreadable(path: url.path, reason: "it is a folder, not a file")
-        default:
-            // A device or a pipe would be read for ever (/dev/zero) or block the open (a FIFO).
-            throw .unreadable(
-                path: url.path, reason: "it is not a regular file (a device, a pipe or a socket)")
-        }
+        try refuseUnlessRegular(status, url)
         do {
             // Through a file handle: Data(contentsOf:) leaks its buffer for an empty file on Linux.
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -46,6 +41,20 @@ enum AtomicFile {
             return try handle.readToEnd() ?? Data()
         } catch {
             throw .unreadable(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Throws unless `status` is a regular file's: a device or a pipe would be read for ever
+    /// (/dev/zero) or block the open (a FIFO).
+    private static func refuseUnlessRegular(_ status: stat, _ url: URL) throws(PersistenceError) {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFDIR:
+            throw .unreadable(path: url.path, reason: "it is a folder, not a file")
+        default:
+            throw .unreadable(
+                path: url.path, reason: "it is not a regular file (a device, a pipe or a socket)")
         }
     }
 

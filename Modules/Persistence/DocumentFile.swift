@@ -81,10 +81,23 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         }
         let document: Document
         if envelope.formatVersion == format.currentVersion {
+            if let fieldNames = format.fieldNames,
+                let unknown = JSONSyntax.firstUnknownFieldName(
+                    in: data, known: fieldNames.union(["formatVersion", "document"]))
+            {
+                throw .corrupt(
+                    path: path,
+                    reason:
+                        "line \(unknown.line), column \(unknown.column): this version knows no field "
+                        + "“\(unknown.name)”, and a save would drop it")
+            }
             do {
                 document = try envelope.document.get()
             } catch {
-                throw .corrupt(path: path, reason: Self.explain(error))
+                // The decoder reads a string's bytes only when it decodes that string, so a file
+                // that is not UTF-8 can fail here, in the decoder's internal terms.
+                throw .corrupt(
+                    path: path, reason: JSONSyntax.problem(in: data) ?? Self.explain(error))
             }
         } else {
             document = try migrate(data, from: envelope.formatVersion)
@@ -150,9 +163,46 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             case formatVersion, document
         }
 
+        /// Any field name, so that one this version does not know can be named.
+        private struct FieldName: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+
+            init(stringValue: String) {
+                self.stringValue = stringValue
+            }
+
+            init?(intValue: Int) {
+                nil
+            }
+        }
+
         init(from decoder: any Decoder) throws {
+            // A top-level field nobody reads would be dropped by the next save: refuse it.
+            let fields = try decoder.container(keyedBy: FieldName.self)
+            if let unknown = fields.allKeys.first(where: {
+                CodingKeys(stringValue: $0.stringValue) == nil
+            }) {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [],
+                        debugDescription:
+                            "it has a top-level field “\(unknown.stringValue)” that this version does "
+                            + "not know (the fields are formatVersion and document); a save would drop it"
+                    ))
+            }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            if let version = try? container.decode(Int.self, forKey: .formatVersion) {
+                formatVersion = version
+            } else if let number = try? container.decode(Double.self, forKey: .formatVersion) {
+                // The decoder's own words for this ("not valid JSON") send the user looking for
+                // a syntax error that is not there.
+                throw DecodingError.dataCorruptedError(
+                    forKey: .formatVersion, in: container,
+                    debugDescription: "a format version is a whole number, not \(number)")
+            } else {
+                formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            }
             document = Result { try container.decode(Document.self, forKey: .document) }
         }
     }

@@ -110,7 +110,7 @@ struct ReentrancyTests {
 
         #expect(log.items == ["earlier"])
         #expect(property.observationCount == 1)
-        _ = earlier
+        withExtendedLifetime(earlier) {}
     }
 
     @Test("a handler that cancels an earlier observation leaves the current delivery to the rest")
@@ -147,7 +147,7 @@ struct ReentrancyTests {
         property.value = 2
 
         #expect(log.items == ["adder heard 1", "adder heard 2", "added heard 2"])
-        _ = adder
+        withExtendedLifetime(adder) {}
     }
 
     @Test(
@@ -168,7 +168,7 @@ struct ReentrancyTests {
         property.value = 1
 
         #expect(log.items == ["adder", "added initial"])
-        _ = adder
+        withExtendedLifetime(adder) {}
     }
 
     @Test("a batch made by a handler is delivered after the current change")
@@ -216,6 +216,41 @@ struct PriorReentrancyTests {
         #expect(log.items == ["0 → 5", "5 → 9"])
         #expect(property.value == 9)
         withExtendedLifetime((prior, later)) {}
+    }
+
+    @Test(
+        "a prior handler that ends its own observation, then causes a whole delivery, keeps what it captured until it returns"
+    )
+    func priorHandlerEndsItsObservationThenAssigns() {
+        final class Captured {
+            var notes: [String] = []
+        }
+        let property = ObservableProperty(0)
+        let log = Log<String>()
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        var token: ObservationToken?
+        token = captured.map { object in
+            property.observe(options: [.prior]) { _ in
+                token = nil
+                // A delivery to `later` runs and ends inside this call; the handler's own box
+                // must outlive it (AddressSanitizer on the optimized build checks this access).
+                property.value = 5
+                object.notes.append("after the nested delivery")
+                #expect(object.notes == ["after the nested delivery"])
+            }
+        }
+        let later = property.observe(options: [.old, .new]) { change in
+            log.append("\(change.oldValue ?? -1) → \(change.newValue ?? -1)")
+        }
+        captured = nil
+
+        property.value = 9
+
+        #expect(token == nil)
+        #expect(log.items == ["0 → 5", "5 → 9"])
+        #expect(weakCaptured == nil)
+        withExtendedLifetime(later) {}
     }
 
     @Test("a prior handler that assigns the incoming value leaves nothing more to deliver")

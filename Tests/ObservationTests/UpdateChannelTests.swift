@@ -15,6 +15,35 @@ private enum NameUpdate: KeyedUpdate, Equatable {
 
 @Suite("Keyed update channels")
 struct UpdateChannelTests {
+    @Test(
+        "the only subscriber to a key that ends its subscription mid-delivery keeps what it captured until it returns"
+    )
+    func onlySubscriberEndsItsSubscription() {
+        final class Captured {
+            var heard: [NameUpdate] = []
+        }
+        let channel = UpdateChannel<NameUpdate>()
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        var token: ObservationToken?
+        token = captured.map { object in
+            channel.subscribe(to: "ada") { update in
+                // The key's list empties and leaves the channel's table here.
+                token = nil
+                object.heard.append(update)
+                #expect(object.heard == [update])
+            }
+        }
+        captured = nil
+
+        channel.publish(.loaded("ada"))
+        channel.publish(.failed("ada"))
+
+        #expect(token == nil)
+        #expect(channel.subscriberCount(for: "ada") == 0)
+        #expect(weakCaptured == nil)
+    }
+
     @Test("an update reaches the subscribers of its key and no others")
     func keyIsolation() {
         let channel = UpdateChannel<NameUpdate>()

@@ -125,6 +125,21 @@ struct FileRespectTests {
         }
     }
 
+    @Test(
+        "a path the kernel resolves to an anonymous pipe (/dev/stdin fed by a pipe) is refused, not taken for a missing file"
+    )
+    func anonymousPipeRefused() async throws {
+        let pipe = Pipe()
+        let url = URL(fileURLWithPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
+
+        await #expect(
+            throws: PersistenceError.unreadable(
+                path: url.path,
+                reason: "it is not a regular file (a device, a pipe or a socket)")
+        ) { try await AttractionStore.open(at: url) }
+        withExtendedLifetime(pipe) {}
+    }
+
     @Test("an escape sequence stored by an older version is refused like any broken rule")
     func storedEscapeRefused() async throws {
         let folder = try TemporaryFolder()

@@ -107,6 +107,20 @@ struct PersistenceTests {
                 #"{"formatVersion": 2, "document": [{"id": "x", "name": "a", "notes": ""}]}"#,
                 "the field document[0].id"
             ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "a", "notes": "", "note": "typo"}]}"#,
+                "line 1, column 108: this version knows no field “note”, and a save would drop it"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [], "comment": "mine"}"#,
+                "it has a top-level field “comment” that this version does not know"
+            ),
+            (
+                #"{"formatVersion": 2.5, "document": []}"#,
+                "the field formatVersion: a format version is a whole number, not 2.5"
+            ),
+            (#"{"formatVersion": "2", "document": []}"#, "the field formatVersion"),
+
         ]
     )
     func corruptFile(fileText: String, problem: String) async throws {
@@ -124,6 +138,53 @@ struct PersistenceTests {
             Issue.record("unexpected error \(error)")
         }
         #expect(try contents(of: url) == Data(fileText.utf8))
+    }
+
+    @Test(
+        "field names are read as JSON reads them: escapes decoded, and a value that looks like a field is a value"
+    )
+    func fieldNamesAsJSONReadsThem() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("attractions.json")
+        let id = UUID().uuidString
+        // "n\u0061me" is "name"; the notes hold text shaped like a field.
+        try Data(
+            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "n\u0061me": "a", "notes": "\"x\": 1"}]}"#
+                .utf8
+        ).write(to: url)
+        let loaded = try await file(in: folder).load()
+        #expect(loaded?.map(\.notes) == [#""x": 1"#])
+
+        try Data(
+            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "name": "a", "notes": "",\#n "r\u0061ting": 5}]}"#
+                .utf8
+        ).write(to: url)
+        await #expect(
+            throws: PersistenceError.corrupt(
+                path: url.path,
+                reason:
+                    "line 2, column 2: this version knows no field “rating”, and a save would drop it"
+            )
+        ) { try await file(in: folder).load() }
+    }
+
+    @Test("a file that is not UTF-8 is refused naming the first bad byte's line and column")
+    func notUTF8() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("attractions.json")
+        var bytes = Data(
+            "{\"formatVersion\": 2, \"document\": [\n{\"id\": \"\(UUID().uuidString)\", \"name\": \"Caf"
+                .utf8)
+        bytes.append(0xE9)  // "é" as Latin-1 writes it
+        bytes.append(contentsOf: Data("\", \"notes\": \"\"}]}".utf8))
+        try bytes.write(to: url)
+
+        await #expect(
+            throws: PersistenceError.corrupt(
+                path: url.path,
+                reason: "line 2, column 60 is not UTF-8 text (save the file as UTF-8)")
+        ) { try await file(in: folder).load() }
+        #expect(try contents(of: url) == bytes)
     }
 
     @Test("a file cut short at any byte fails to load with a clear error and is not changed")

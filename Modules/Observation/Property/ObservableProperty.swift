@@ -21,7 +21,8 @@
 /// assignment, since there is no way to tell.
 ///
 /// **Lifetimes.** The property keeps each handler until its ``ObservationToken`` is cancelled or
-/// released. It keeps no reference to the token, and the token refers to the property weakly, so
+/// released (when that happens during a delivery of this property, until the delivery ends: a
+/// handler being called is never freed under it). It keeps no reference to the token, and the token refers to the property weakly, so
 /// an observation keeps neither side alive. A handler that captures its observer strongly does
 /// keep it alive: capture `[weak self]`, or observe with a target, which is held weakly.
 ///

@@ -10,9 +10,13 @@
 /// hand (`Unmanaged`), once, when the entry is added. A delivery lends each entry to the caller
 /// without retaining it, which is most of the cost of delivering one change to one observer (an
 /// atomic increment and decrement around every call). That is sound because a box the list has
-/// lent is never released while a delivery is walking the slots: removing an observer during a
-/// delivery moves its box to `retired`, and the last delivery to finish releases those. So an
-/// entry cannot die while it is being called, even when its own handler cancels it.
+/// lent is never released while a delivery of this list is walking the slots: removing any
+/// observer during one moves its box to `retired`, and the last delivery to finish (the
+/// outermost, when a handler caused another) releases those. So an entry cannot die while it is
+/// being called, even when its own handler cancels it. The list itself must outlive the walk:
+/// whoever calls ``forEachObserver(_:)`` holds a reference to it for the call (a method's
+/// receiver is kept alive for the call; `UpdateChannel.deliver` holds the keyed list in a local,
+/// since a handler can empty it and so drop it from the channel's table).
 ///
 /// It is a class so that a handler can change the list while a delivery walks it.
 @usableFromInline

@@ -8,9 +8,9 @@ extension FileFormat where Document == [Attraction] {
     /// - Version 1 stored names only: `[{"id": "<uuid>", "name": "..."}]`.
     /// - Version 2 (current) adds notes: `[{"id": ..., "name": ..., "notes": ...}]`.
     ///
-    /// Every row must keep the rules an editor enforces (`Attraction.problems`), and no
-    /// two rows may share an id; a file that breaks them is refused, naming the row and field, and
-    /// left untouched. There is no silent repair: a hand-edited file is the user's to fix.
+    /// Every row must keep the rules an editor enforces (`Attraction.problems`), no two rows may
+    /// share an id, and a row may hold no field but these three (a save would drop it); a file
+    /// that breaks them is refused, naming the row and field, and left untouched. There is no silent repair: a hand-edited file is the user's to fix.
     public static var attractions: FileFormat<[Attraction]> {
         FileFormat(
             currentVersion: 2,
@@ -24,7 +24,8 @@ extension FileFormat where Document == [Attraction] {
                     throw UnknownFormatVersion(version: version)
                 }
             },
-            validate: firstBrokenRule
+            validate: firstBrokenRule,
+            fieldNames: ["id", "name", "notes"]
         )
     }
 
