@@ -63,6 +63,22 @@ struct Stopwatch {
         return best
     }
 
+    /// The fastest times of two pieces of asynchronous work timed in alternation; see
+    /// ``alternatingNanosecondsPerOperation(operations:measured:reference:)`` for why.
+    func alternatingAsyncNanoseconds(
+        isolation: isolated (any Actor)? = #isolation,
+        measured: () async -> Void, reference: () async -> Void
+    ) async -> (measured: Double, reference: Double) {
+        let once = Stopwatch(repetitions: 1)
+        var bestMeasured = Double.infinity
+        var bestReference = Double.infinity
+        for _ in 0..<repetitions {
+            bestReference = min(bestReference, await once.asyncNanoseconds(reference))
+            bestMeasured = min(bestMeasured, await once.asyncNanoseconds(measured))
+        }
+        return (bestMeasured, bestReference)
+    }
+
     private func nanoseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
     }
