@@ -73,24 +73,23 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         do {
             envelope = try JSONDecoder().decode(VersionedEnvelope.self, from: data)
         } catch {
-            throw .corrupt(path: path, reason: JSONSyntax.problem(in: data) ?? Self.explain(error))
+            throw .corrupt(
+                path: path,
+                reason: JSONSyntax.problem(in: data) ?? envelopeFieldProblem(in: data)
+                    ?? Self.explain(error))
         }
         if envelope.formatVersion > format.currentVersion {
             throw .newerVersion(
                 path: path, found: envelope.formatVersion, supported: format.currentVersion)
         }
         let document: Document
+        if let names = format.fieldNames[envelope.formatVersion],
+            let problem = JSONSyntax.fieldNameProblem(
+                in: data, topLevel: Self.envelopeFields, document: names)
+        {
+            throw .corrupt(path: path, reason: problem)
+        }
         if envelope.formatVersion == format.currentVersion {
-            if let fieldNames = format.fieldNames,
-                let unknown = JSONSyntax.firstUnknownFieldName(
-                    in: data, known: fieldNames.union(["formatVersion", "document"]))
-            {
-                throw .corrupt(
-                    path: path,
-                    reason:
-                        "line \(unknown.line), column \(unknown.column): this version knows no field "
-                        + "“\(unknown.name)”, and a save would drop it")
-            }
             do {
                 document = try envelope.document.get()
             } catch {
@@ -106,6 +105,18 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             throw .brokenRule(path: path, reason: problem)
         }
         return document
+    }
+
+    /// The envelope's own fields.
+    private static var envelopeFields: Set<String> { ["formatVersion", "document"] }
+
+    /// A field of the envelope that a save would lose, with its line and column, when the format
+    /// names its fields (so that the scan knows every name inside the document too).
+    private func envelopeFieldProblem(in data: Data) -> String? {
+        guard !format.fieldNames.isEmpty else { return nil }
+        let everyName = format.fieldNames.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        return JSONSyntax.fieldNameProblem(
+            in: data, topLevel: Self.envelopeFields, document: everyName)
     }
 
     /// Converts an older version's document, handed to the format as the raw JSON of its field.
@@ -133,12 +144,31 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                 ? detail : "\(describe(context.codingPath)): \(detail)"
         case DecodingError.keyNotFound(let key, let context):
             return "\(describe(context.codingPath + [key])) is missing"
-        case DecodingError.typeMismatch(_, let context),
-            DecodingError.valueNotFound(_, let context):
-            return "\(describe(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.typeMismatch(let type, let context):
+            // The decoder's words name Swift types ("Dictionary<String, Any>"); say JSON's.
+            let found = context.debugDescription.range(of: "but found ").map {
+                " but found "
+                    + context.debugDescription[$0.upperBound...]
+                    .replacingOccurrences(of: " instead.", with: "")
+            }
+            return "\(describe(context.codingPath)) should be \(jsonKind(of: type))\(found ?? "")"
+        case DecodingError.valueNotFound(let type, let context):
+            return "\(describe(context.codingPath)) is null where \(jsonKind(of: type)) should be"
         default:
             return "\(error)"
         }
+    }
+
+    /// What a Swift type is called in JSON's terms.
+    private static func jsonKind(of type: Any.Type) -> String {
+        let name = "\(type)"
+        if name.hasPrefix("Dictionary") { return "an object" }
+        if name.hasPrefix("Array") { return "a list" }
+        if name == "Bool" { return "true or false" }
+        if ["Int", "Double", "Float", "Decimal"].contains(where: { name.hasPrefix($0) }) {
+            return "a number"
+        }
+        return "a string"
     }
 
     private static func describe(_ path: [any CodingKey]) -> String {
@@ -199,7 +229,9 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                 // a syntax error that is not there.
                 throw DecodingError.dataCorruptedError(
                     forKey: .formatVersion, in: container,
-                    debugDescription: "a format version is a whole number, not \(number)")
+                    debugDescription: number.rounded() == number
+                        ? "\(number) is far larger than any format version"
+                        : "a format version is a whole number, not \(number)")
             } else {
                 formatVersion = try container.decode(Int.self, forKey: .formatVersion)
             }

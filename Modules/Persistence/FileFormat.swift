@@ -13,12 +13,13 @@ public struct FileFormat<Document: Codable & Sendable>: Sendable {
     /// Checks a decoded document against the rules its values keep in memory; returns what is
     /// wrong, naming the place ("row 3, the name: ..."), or `nil` when nothing is.
     public let validate: @Sendable (Document) -> String?
-    /// Every field name the current version's document uses, at any depth; `nil` checks none.
+    /// Every field name each version's document uses, at any depth, by version.
     ///
-    /// A file of the current version holding another field is refused, since decoding would
-    /// ignore it and the next save would drop it (a misspelt `"note"` would be lost without a
-    /// word). Leave it `nil` for a document whose keys are data (a dictionary keyed by name).
-    public let fieldNames: Set<String>?
+    /// A file holding another field, or one field twice in an object, is refused, since decoding
+    /// would ignore it and the next save would drop it (a misspelt `"note"` would be lost without
+    /// a word). A version with no entry is not checked: leave out a version whose document has
+    /// keys that are data (a dictionary keyed by name).
+    public let fieldNames: [Int: Set<String>]
 
     /// Creates a format.
     ///
@@ -28,13 +29,13 @@ public struct FileFormat<Document: Codable & Sendable>: Sendable {
     ///     a version it cannot convert.
     ///   - validate: Says what breaks the document's rules, if anything; a file that breaks them
     ///     is refused untouched. Accepts everything by default.
-    ///   - fieldNames: Every field name the document uses, at any depth, so that a file holding
-    ///     another is refused; `nil` (the default) checks none.
+    ///   - fieldNames: Every field name each version's document uses, at any depth, by version,
+    ///     so that a file holding another is refused; none are checked by default.
     public init(
         currentVersion: Int,
         migrate: @escaping @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document,
         validate: @escaping @Sendable (Document) -> String? = { _ in nil },
-        fieldNames: Set<String>? = nil
+        fieldNames: [Int: Set<String>] = [:]
     ) {
         self.currentVersion = currentVersion
         self.migrate = migrate

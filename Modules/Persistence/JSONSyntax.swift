@@ -17,6 +17,10 @@ enum JSONSyntax {
         } catch {
             let detail =
                 ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            if detail.contains("surrogate") {
+                // The parser calls a lone \uD800 "end of file", which it is not.
+                return "a \\u escape is half of a UTF-16 surrogate pair without its other half"
+            }
             if detail.contains("Unexpected end of file") {
                 return "the file ends in the middle of the data: it was cut short"
             }
@@ -28,86 +32,156 @@ enum JSONSyntax {
         }
     }
 
-    /// The first object key in `data` that is not in `known`, with its 1-based line and column.
+    /// The first field name in `data` that a save would lose, said with its line and column: a
+    /// name not in `topLevel` (for the envelope's own fields) or `document` (for every field
+    /// inside the document, at any depth), or a name given twice in one object.
     ///
-    /// `data` must be valid JSON. One pass over the bytes: a string followed by a colon is a key;
-    /// a key without escapes is compared byte for byte, one with escapes is decoded first.
+    /// `data` must be valid JSON. One pass over the bytes, counting nesting outside strings: a
+    /// string followed by a colon is a field name; names without escapes are compared byte for
+    /// byte, names with escapes are decoded first.
     ///
-    /// - Complexity: O(*n*) in the size of `data`, allocating only for keys with escapes.
-    static func firstUnknownFieldName(in data: Data, known: Set<String>)
-        -> (name: String, line: Int, column: Int)?
+    /// - Complexity: O(*n*) in the size of `data`.
+    static func fieldNameProblem(in data: Data, topLevel: Set<String>, document: Set<String>)
+        -> String?
     {
-        var offset = 0
-        while let key = nextCandidateKey(in: data, from: offset, known: known) {
-            let quoted = data[(data.startIndex + key.start - 1)..<(data.startIndex + key.end + 1)]
-            let name =
-                key.hasEscape
-                ? (try? JSONDecoder().decode(String.self, from: quoted))
-                    ?? String(decoding: quoted, as: UTF8.self)
-                : String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
-            if !known.contains(name) {
-                let (line, column) = lineAndColumn(of: key.start - 1, in: data)
-                return (name, line, column)
-            }
-            offset = key.end + 1  // a known name spelt with escapes: look further on
-        }
-        return nil
-    }
-
-    /// The byte range of the next key from `offset` on that is not in `known` byte for byte, or
-    /// that has escapes (so its bytes are not its name).
-    private static func nextCandidateKey(in data: Data, from offset: Int, known: Set<String>)
-        -> (start: Int, end: Int, hasEscape: Bool)?
-    {
-        let knownBytes = known.map { Array($0.utf8) }
-        let quote = UInt8(ascii: "\"")
-        let backslash = UInt8(ascii: "\\")
-        let colon = UInt8(ascii: ":")
-        return data.withUnsafeBytes { raw in
+        let topLevelBytes = topLevel.map { Array($0.utf8) }
+        let documentBytes = document.map { Array($0.utf8) }
+        let found: (key: FieldName, isDuplicate: Bool)? = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var index = offset
+            // The names seen so far in each open object, by nesting depth (reused, not reallocated).
+            var namesByDepth: [[FieldName]] = []
+            var depth = 0
+            var index = 0
             while index < bytes.count {
-                guard bytes[index] == quote else {
+                switch bytes[index] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    if namesByDepth.count == depth {
+                        namesByDepth.append([])
+                    } else {
+                        namesByDepth[depth].removeAll(keepingCapacity: true)
+                    }
+                    depth += 1
                     index += 1
-                    continue
-                }
-                let start = index + 1
-                var end = start
-                var hasEscape = false
-                while end < bytes.count, bytes[end] != quote {
-                    if bytes[end] == backslash { hasEscape = true }
-                    end += bytes[end] == backslash ? 2 : 1
-                }
-                guard end < bytes.count else { return nil }
-                index = end + 1
-                var next = index
-                while next < bytes.count, isWhitespace(bytes[next]) { next += 1 }
-                guard next < bytes.count, bytes[next] == colon else { continue }
-                if hasEscape || !isKnown(bytes, start..<end, knownBytes) {
-                    return (start, end, hasEscape)
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    index += 1
+                case UInt8(ascii: "\""):
+                    guard let key = fieldName(at: index, in: bytes) else {
+                        index = endOfString(at: index, in: bytes)
+                        continue
+                    }
+                    index = key.range.upperBound + 1
+                    guard depth > 0 else { continue }
+                    let known = depth == 1 ? topLevelBytes : documentBytes
+                    if key.hasEscape || !known.contains(where: { key.hasBytes($0, in: bytes) }) {
+                        let name = key.name(in: data)
+                        if !(depth == 1 ? topLevel : document).contains(name) {
+                            return (key, false)
+                        }
+                    }
+                    if namesByDepth[depth - 1].contains(where: { $0.isSameName(as: key, in: data) })
+                    {
+                        return (key, true)
+                    }
+                    namesByDepth[depth - 1].append(key)
+                default:
+                    index += 1
                 }
             }
             return nil
         }
+        guard let found else { return nil }
+        let (line, column) = lineAndColumn(of: found.key.range.lowerBound - 1, in: data)
+        let name = displayed(found.key.name(in: data))
+        return found.isDuplicate
+            ? "line \(line), column \(column): the field “\(name)” is given twice in one object, and a "
+                + "save would keep only one of its values"
+            : "line \(line), column \(column): this version knows no field “\(name)”, and a save "
+                + "would drop it"
     }
 
-    /// Whether `bytes[range]` is one of `known`, compared length first, then byte by byte.
-    private static func isKnown(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ known: [[UInt8]]
-    ) -> Bool {
-        for name in known where name.count == range.count {
-            var matches = true
+    /// A field name's bytes in the file, between its quotes.
+    struct FieldName {
+        var range: Range<Int>
+        var hasEscape: Bool
+
+        func hasBytes(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard name.count == range.count else { return false }
             var offset = 0
             while offset < name.count {
-                if name[offset] != bytes[range.lowerBound + offset] {
-                    matches = false
-                    break
-                }
+                if name[offset] != bytes[range.lowerBound + offset] { return false }
                 offset += 1
             }
-            if matches { return true }
+            return true
         }
-        return false
+
+        /// The name as JSON reads it (escapes decoded).
+        func name(in data: Data) -> String {
+            let quoted = data[
+                (data.startIndex + range.lowerBound - 1)..<(data.startIndex + range.upperBound + 1)]
+            if hasEscape, let decoded = try? JSONDecoder().decode(String.self, from: quoted) {
+                return decoded
+            }
+            return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
+        }
+
+        func isSameName(as other: FieldName, in data: Data) -> Bool {
+            if !hasEscape, !other.hasEscape {
+                return range.count == other.range.count
+                    && data[
+                        (data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)
+                    ]
+                    .elementsEqual(
+                        data[
+                            (data.startIndex + other.range.lowerBound)..<(data.startIndex
+                                + other.range.upperBound)])
+            }
+            return name(in: data) == other.name(in: data)
+        }
+    }
+
+    /// The field name whose opening quote is at `quote`, or `nil` if that string is a value.
+    private static func fieldName(at quote: Int, in bytes: UnsafeBufferPointer<UInt8>) -> FieldName?
+    {
+        let start = quote + 1
+        var end = start
+        var hasEscape = false
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            if bytes[end] == UInt8(ascii: "\\") {
+                hasEscape = true
+                end += 2
+            } else {
+                end += 1
+            }
+        }
+        guard end < bytes.count else { return nil }
+        var next = end + 1
+        while next < bytes.count, isWhitespace(bytes[next]) { next += 1 }
+        guard next < bytes.count, bytes[next] == UInt8(ascii: ":") else { return nil }
+        return FieldName(range: start..<end, hasEscape: hasEscape)
+    }
+
+    /// The index just past the string whose opening quote is at `quote`.
+    private static func endOfString(at quote: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = quote + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return end + 1
+    }
+
+    /// A name from a file, fit to quote in a message: control characters escaped, and long ones
+    /// cut (a file can hold anything, and the message goes to a terminal).
+    static func displayed(_ name: String) -> String {
+        var shown = ""
+        for scalar in name.unicodeScalars.prefix(60) {
+            if scalar.properties.generalCategory == .control || scalar.properties.isBidiControl {
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return name.unicodeScalars.count > 60 ? shown + "…" : shown
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -101,7 +101,7 @@ struct PersistenceTests {
             ("", "the file is empty"),
             (
                 "[1, 2]",
-                "the top level: Expected to decode Dictionary<String, Any> but found an array instead."
+                "the top level should be an object but found an array"
             ),
             (
                 #"{"formatVersion": 2, "document": [{"id": "x", "name": "a", "notes": ""}]}"#,
@@ -113,13 +113,40 @@ struct PersistenceTests {
             ),
             (
                 #"{"formatVersion": 2, "document": [], "comment": "mine"}"#,
-                "it has a top-level field “comment” that this version does not know"
+                "line 1, column 38: this version knows no field “comment”, and a save would drop it"
             ),
             (
                 #"{"formatVersion": 2.5, "document": []}"#,
                 "the field formatVersion: a format version is a whole number, not 2.5"
             ),
-            (#"{"formatVersion": "2", "document": []}"#, "the field formatVersion"),
+            (
+                #"{"formatVersion": "2", "document": []}"#,
+                "the field formatVersion should be a number but found a string"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "name": "B", "notes": ""}]}"#,
+                "line 1, column 95: the field “name” is given twice in one object, and a save would keep only one of its values"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "formatVersion": 9}]}"#,
+                "line 1, column 108: this version knows no field “formatVersion”, and a save would drop it"
+            ),
+            (
+                #"{"formatVersion": 1, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "kept"}]}"#,
+                "line 1, column 95: this version knows no field “notes”, and a save would drop it"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "\ud800", "notes": ""}]}"#,
+                "a \\u escape is half of a UTF-16 surrogate pair without its other half"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": null}]}"#,
+                "the field document[0].notes is null where a string should be"
+            ),
+            (
+                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "\u001b[2J": 1}]}"#,
+                "line 1, column 108: this version knows no field “\\u{1b}[2J”, and a save would drop it"
+            ),
 
         ]
     )

@@ -9,8 +9,9 @@ extension FileFormat where Document == [Attraction] {
     /// - Version 2 (current) adds notes: `[{"id": ..., "name": ..., "notes": ...}]`.
     ///
     /// Every row must keep the rules an editor enforces (`Attraction.problems`), no two rows may
-    /// share an id, and a row may hold no field but these three (a save would drop it); a file
-    /// that breaks them is refused, naming the row and field, and left untouched. There is no silent repair: a hand-edited file is the user's to fix.
+    /// share an id, and a row may hold no field but its version's, each once (a save would drop
+    /// the rest); a file that breaks them is refused, naming the row or line and the field, and
+    /// left untouched. There is no silent repair: a hand-edited file is the user's to fix.
     public static var attractions: FileFormat<[Attraction]> {
         FileFormat(
             currentVersion: 2,
@@ -25,7 +26,7 @@ extension FileFormat where Document == [Attraction] {
                 }
             },
             validate: firstBrokenRule,
-            fieldNames: ["id", "name", "notes"]
+            fieldNames: [1: ["id", "name"], 2: ["id", "name", "notes"]]
         )
     }
 
