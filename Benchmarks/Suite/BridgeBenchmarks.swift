@@ -51,27 +51,28 @@ enum BridgeBenchmarks {
         let handWritten = HandWrittenScreenModel(plainPresenter.viewState)
         let token = plainPresenter.observeViewState { handWritten.state = $0 }
         let handSeen = Deliveries()
+        /// Taps button A `changes` times, each time tracking the screen model's state first, as a
+        /// SwiftUI body would, and reading it after.
+        func tapping(
+            _ presenter: SwitchesPresenter, track: () -> Void, isOn: () -> Bool, seen: Deliveries
+        ) {
+            for _ in 0..<changes {
+                withObservationTracking(track) {}
+                presenter.buttonATapped()
+                seen.count += isOn() ? 1 : 0
+            }
+        }
         let (bridgedTime, handTime) = stopwatch.alternatingNanosecondsPerOperation(
             operations: changes,
             measured: {
-                for _ in 0..<changes {
-                    withObservationTracking {
-                        _ = bridged.state
-                    } onChange: {
-                    }
-                    presenter.buttonATapped()
-                    bridgedSeen.count += bridged.state.buttonA.isOn ? 1 : 0
-                }
+                tapping(
+                    presenter, track: { _ = bridged.state }, isOn: { bridged.state.buttonA.isOn },
+                    seen: bridgedSeen)
             },
             reference: {
-                for _ in 0..<changes {
-                    withObservationTracking {
-                        _ = handWritten.state
-                    } onChange: {
-                    }
-                    plainPresenter.buttonATapped()
-                    handSeen.count += handWritten.state.buttonA.isOn ? 1 : 0
-                }
+                tapping(
+                    plainPresenter, track: { _ = handWritten.state },
+                    isOn: { handWritten.state.buttonA.isOn }, seen: handSeen)
             }
         )
         blackHole((bridgedSeen.count, handSeen.count, token))

@@ -143,22 +143,14 @@ enum JSONSyntax {
     /// The field name whose opening quote is at `quote`, or `nil` if that string is a value.
     private static func fieldName(at quote: Int, in bytes: UnsafeBufferPointer<UInt8>) -> FieldName?
     {
-        let start = quote + 1
-        var end = start
-        var hasEscape = false
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            if bytes[end] == UInt8(ascii: "\\") {
-                hasEscape = true
-                end += 2
-            } else {
-                end += 1
-            }
-        }
+        let end = endOfString(at: quote, in: bytes) - 1
         guard end < bytes.count else { return nil }
         var next = end + 1
         while next < bytes.count, isWhitespace(bytes[next]) { next += 1 }
         guard next < bytes.count, bytes[next] == UInt8(ascii: ":") else { return nil }
-        return FieldName(range: start..<end, hasEscape: hasEscape)
+        let range = (quote + 1)..<end
+        return FieldName(
+            range: range, hasEscape: bytes[range].contains(UInt8(ascii: "\\")))
     }
 
     /// The index just past the string whose opening quote is at `quote`.
