@@ -15,6 +15,9 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "MVCLayers",
+    // Synchronization's Mutex and Atomic (observations ended on any thread) set the floor on
+    // Apple platforms; Linux has them with the toolchain.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MVCTracing", targets: ["MVCTracing"]),
         .library(name: "MVCObservation", targets: ["MVCObservation"]),

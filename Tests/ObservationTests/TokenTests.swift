@@ -79,8 +79,10 @@ struct TokenTests {
         #expect(property.observationCount == 0)
     }
 
-    @Test("a handler is released when its observation ends")
-    func handlerReleasedOnCancel() {
+    @Test(
+        "a handler is released at the property's next use after its observation ends",
+        arguments: ["a change", "a new observation", "a count"])
+    func handlerReleasedOnCancel(nextUse: String) {
         final class Captured {}
         let property = ObservableProperty(0)
         var captured: Captured? = Captured()
@@ -90,6 +92,11 @@ struct TokenTests {
         #expect(weakCaptured != nil)
 
         token?.cancel()
+        switch nextUse {
+        case "a change": property.value = 1
+        case "a new observation": withExtendedLifetime(property.observe { _ in }) {}
+        default: #expect(property.observationCount == 0)
+        }
 
         #expect(weakCaptured == nil)
     }

@@ -7,7 +7,12 @@
 /// Delivery order and reentrancy are the ``ChangeCoordinator``'s: an update published by a
 /// subscriber during a delivery is delivered after the current one, and updates published in a
 /// batch are delivered, in order, when it ends. Within one update, subscribers to its key hear it
-/// before subscribers to all keys, each group in subscription order.
+/// before subscribers to all keys, each group in subscription order. A subscriber hears the
+/// updates published after it subscribed: one waiting to be delivered when it subscribes is not
+/// delivered to it.
+///
+/// Subscriptions end as observations do (see ``ObservationToken``): from any thread, with the
+/// handler released at the channel's next use.
 ///
 /// Not thread-safe: use a channel from the isolation domain of its owner.
 public final class UpdateChannel<Update: KeyedUpdate> {
@@ -16,9 +21,11 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     @usableFromInline let coordinator: ChangeCoordinator
     @usableFromInline var subscribersByKey: [Update.Key: ObserverList<Handler>] = [:]
     @usableFromInline let subscribersToAll = ObserverList<Handler>()
+    /// Subscriptions whose tokens ended them, on any thread, not yet removed from the lists.
+    @usableFromInline let ended = EndedObservations()
     /// The key of each keyed subscription, so a token can find its list; `nil` for all-key ones.
     private var keyByID: [ObservationID: Update.Key?] = [:]
-    private var nextID: ObservationID = 0
+    @usableFromInline var nextID: ObservationID = 0
 
     /// Creates a channel with no subscribers.
     ///
@@ -37,6 +44,7 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     public func subscribe(to key: Update.Key, _ handler: @escaping (Update) -> Void)
         -> ObservationToken
     {
+        removeEndedSubscriptions()
         let id = makeID(for: key)
         let list: ObserverList<Handler>
         if let existing = subscribersByKey[key] {
@@ -45,8 +53,7 @@ public final class UpdateChannel<Update: KeyedUpdate> {
             list = ObserverList()
             subscribersByKey[key] = list
         }
-        list.append(handler, id: id)
-        return ObservationToken(source: self, id: id)
+        return ObservationToken(source: self, record: list.append(handler, id: id))
     }
 
     /// Calls `handler` with every update, whatever its key.
@@ -54,9 +61,9 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// - Parameter handler: Called with each update.
     /// - Returns: The token that keeps the subscription alive.
     public func subscribeToAll(_ handler: @escaping (Update) -> Void) -> ObservationToken {
+        removeEndedSubscriptions()
         let id = makeID(for: nil)
-        subscribersToAll.append(handler, id: id)
-        return ObservationToken(source: self, id: id)
+        return ObservationToken(source: self, record: subscribersToAll.append(handler, id: id))
     }
 
     /// Delivers `update` to the subscribers of its key, then to the subscribers to all keys.
@@ -66,39 +73,54 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     ///   whatever the number of subscribers to other keys.
     @inlinable
     public func publish(_ update: Update) {
+        let limit = nextID
         if coordinator.isIdle {
-            coordinator.deliver { deliver(update) }
+            if ended.mayHaveWaiting { removeEndedSubscriptions() }
+            coordinator.deliver { deliver(update, registeredBefore: limit) }
         } else if coordinator.isBatching {
-            enqueueAfterBatch(update)
+            enqueueAfterBatch(update, registeredBefore: limit)
         } else {
-            enqueueAfterDelivery(update)
+            enqueueAfterDelivery(update, registeredBefore: limit)
         }
     }
 
     @usableFromInline
-    func enqueueAfterBatch(_ update: Update) {
-        coordinator.deferUntilBatchEnds { [self] in deliver(update) }
+    func enqueueAfterBatch(_ update: Update, registeredBefore limit: ObservationID) {
+        coordinator.deferUntilBatchEnds { [self] in deliver(update, registeredBefore: limit) }
     }
 
     @usableFromInline
-    func enqueueAfterDelivery(_ update: Update) {
-        coordinator.deliverOrQueue { [self] in deliver(update) }
+    func enqueueAfterDelivery(_ update: Update, registeredBefore limit: ObservationID) {
+        coordinator.deliverOrQueue { [self] in deliver(update, registeredBefore: limit) }
     }
 
     /// The number of live subscriptions to `key`, not counting subscriptions to all keys.
     public func subscriberCount(for key: Update.Key) -> Int {
-        subscribersByKey[key]?.count ?? 0
+        removeEndedSubscriptions()
+        return subscribersByKey[key]?.count ?? 0
     }
 
     /// The number of live subscriptions to all keys.
-    public var subscriberToAllCount: Int { subscribersToAll.count }
+    public var subscriberToAllCount: Int {
+        removeEndedSubscriptions()
+        return subscribersToAll.count
+    }
 
+    /// Delivers `update` to the subscribers that subscribed before `limit`, the next id when it
+    /// was published.
     @inlinable
-    func deliver(_ update: Update) {
+    func deliver(_ update: Update, registeredBefore limit: ObservationID) {
         if let list = subscribersByKey[update.key] {
-            list.forEachObserver { handler in handler(update) }
+            list.forEachObserver(registeredBefore: limit) { _, handler in handler(update) }
         }
-        subscribersToAll.forEachObserver { handler in handler(update) }
+        subscribersToAll.forEachObserver(registeredBefore: limit) { _, handler in handler(update) }
+    }
+
+    /// Removes the subscriptions whose tokens ended them since the last call, on any thread.
+    @usableFromInline
+    func removeEndedSubscriptions() {
+        guard ended.mayHaveWaiting else { return }
+        for id in ended.takeAll() { removeSubscription(id) }
     }
 
     private func makeID(for key: Update.Key?) -> ObservationID {
@@ -110,7 +132,14 @@ public final class UpdateChannel<Update: KeyedUpdate> {
 }
 
 extension UpdateChannel: ObservationSource {
-    func removeObservation(_ id: ObservationID) {
+    /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
+    /// it; the owner removes it at its next use.
+    func observationEnded(_ id: ObservationID) {
+        ended.add(id)
+    }
+
+    /// Removes one subscription, on the owner's isolation.
+    private func removeSubscription(_ id: ObservationID) {
         guard let entry = keyByID.removeValue(forKey: id) else { return }
         guard let key = entry else {
             subscribersToAll.remove(id)

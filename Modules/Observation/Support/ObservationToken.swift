@@ -5,39 +5,45 @@
 /// Keep tokens in the object that owns the observation (an array of tokens in a presenter is
 /// typical); when that object is deallocated its observations end with it.
 ///
-/// Cancelling is immediate, even in the middle of a delivery: a cancelled observation's handler
-/// is not called again, not even for the change being delivered at that moment.
+/// **Ending is immediate, from any thread.** Once ``cancel()`` returns, or the last reference to
+/// the token is gone, the handler is not called again, not even for the change being delivered
+/// at that moment. That holds on whatever thread the token ends: the `deinit` of a `@MainActor`
+/// object is not isolated, and runs wherever its last reference goes (a detached task, a task
+/// group's child), so its tokens may end there while the main actor delivers. (A call that had
+/// already begun on the owner's thread when another thread ended the token finishes.) The
+/// property or channel lets go of the handler itself at its next use on its owner's isolation: a
+/// change, a new observation, a count, or the end of the delivery under way.
 public final class ObservationToken {
-    // Two fields and no more: a token is allocated per observation, and with these it fits the
-    // allocator's 48-byte size class. A token made with `init(onCancel:)` gets its action
-    // through a `CancelAction` source instead of a third field.
+    // Two fields: a token is allocated per observation, and with these it fits the allocator's
+    // 32-byte size class. The record is the observation's entry in its list, so ending it needs
+    // no look-up that could race with the owner.
     private weak var source: (any ObservationSource)?
-    private let id: ObservationID
+    /// `nil` once detached.
+    private var record: ObservationRecord?
 
     /// Whether ``cancel()`` was called or the observed object went away (for a token made with
     /// ``init(onCancel:)``, only whether it was cancelled).
-    public var isCancelled: Bool { source == nil }
+    public var isCancelled: Bool { record?.isEnded ?? true || source == nil }
 
-    init(source: any ObservationSource, id: ObservationID) {
+    init(source: any ObservationSource, record: ObservationRecord) {
         self.source = source
-        self.id = id
+        self.record = record
     }
 
     /// A token for an observation that something else keeps (another observation system, a
-    /// task): cancelling or releasing the token runs `onCancel`, once.
+    /// task): cancelling or releasing the token runs `onCancel`, once, on the thread that does it.
     ///
-    /// - Parameter onCancel: Ends the observation.
+    /// - Parameter onCancel: Ends the observation; it may run on any thread.
     public init(onCancel: @escaping () -> Void) {
         let action = CancelAction(onCancel)
         self.source = action
-        self.id = 0
+        self.record = ObservationRecord(id: 0)
     }
 
-    /// Ends the observation; calling it again does nothing.
+    /// Ends the observation; calling it again does nothing. Safe from any thread.
     public func cancel() {
-        guard let source else { return }
-        self.source = nil
-        source.removeObservation(id)
+        guard let record, record.end() else { return }
+        source?.observationEnded(record.id)
     }
 
     /// Lets the token go without ending the observation, for registrations whose lifetime
@@ -45,6 +51,7 @@ public final class ObservationToken {
     func detach() {
         (source as? CancelAction)?.discard()
         source = nil
+        record = nil
     }
 
     deinit {
@@ -56,7 +63,7 @@ public final class ObservationToken {
 ///
 /// The token refers to its source weakly, so the action keeps itself alive until then; every
 /// token is cancelled or detached at the latest when it is released, so the action never
-/// outlives its token.
+/// outlives its token. Only the token touches it, and a token is used by one thread at a time.
 private final class CancelAction: ObservationSource {
     private var action: (() -> Void)?
     private var keepAlive: CancelAction?
@@ -66,7 +73,7 @@ private final class CancelAction: ObservationSource {
         keepAlive = self
     }
 
-    func removeObservation(_ id: ObservationID) {
+    func observationEnded(_ id: ObservationID) {
         let action = self.action
         discard()
         action?()
@@ -81,8 +88,9 @@ private final class CancelAction: ObservationSource {
 
 /// Something that hands out ``ObservationToken``s and can end the observation behind one.
 protocol ObservationSource: AnyObject {
-    /// Removes the observation with the given id; an unknown id is ignored.
-    func removeObservation(_ id: ObservationID)
+    /// Says that the token of observation `id` ended it, on whatever thread that happened; the
+    /// observation's record is already marked ended. An unknown id is ignored.
+    func observationEnded(_ id: ObservationID)
 }
 
 /// Identifies one observation within its source; ids only grow, so lists stay sorted by id.

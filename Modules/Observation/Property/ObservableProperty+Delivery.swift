@@ -1,0 +1,165 @@
+// Production detail, skip on first read: how ObservableProperty registers observers, delivers
+// changes in order, batches them, and takes in observations ended on other threads.
+
+extension ObservableProperty {
+    /// Registers the handler that `makeHandler` builds for the observation's id, so a handler
+    /// that must end its own observation (a stream that terminated, a target that went away)
+    /// is told which one it is instead of guessing the next id.
+    func register(
+        options: ObservationOptions,
+        _ makeHandler: (ObservationID) -> (ObservedChange<Value>) -> Void
+    ) -> ObservationToken {
+        removeEndedObservations()
+        let id = nextID
+        nextID += 1
+        let handler = makeHandler(id)
+        let record = observers.append(Observer(options: options, handler: handler), id: id)
+        if options.contains(.prior) { priorObserverCount += 1 }
+        if options.contains(.old) { oldValueObserverCount += 1 }
+        // Added after the property changed in the open batch: the batch's change, for this
+        // observer, starts from the value it sees now.
+        if valueBeforeBatch != nil { startedDuringBatch[id] = storage }
+        let token = ObservationToken(source: self, record: record)
+        if options.contains(.initial) {
+            handler(
+                ObservedChange(
+                    kind: .initial, oldValue: nil, newValue: options.contains(.new) ? storage : nil)
+            )
+        }
+        return token
+    }
+
+    /// Delivers a change to every observer registered before `limit` (the next id when the
+    /// change was made), each given the values its options asked for.
+    @inlinable
+    func notify(from oldValue: Value, to newValue: Value, registeredBefore limit: ObservationID) {
+        observers.forEachObserver(registeredBefore: limit) { _, observer in
+            observer.deliver(from: oldValue, to: newValue)
+        }
+    }
+
+    /// Tells observers that asked for ``ObservationOptions/prior`` that the value is about to change.
+    @usableFromInline
+    func notifyPrior() {
+        let current = storage
+        observers.forEachObserver(registeredBefore: nextID) { _, observer in
+            guard observer.options.contains(.prior) else { return }
+            observer.handler(
+                ObservedChange(
+                    kind: .prior,
+                    oldValue: observer.options.contains(.old) ? current : nil,
+                    newValue: nil
+                )
+            )
+        }
+    }
+
+    /// Stores a value while a batch is open or another change is being delivered.
+    @usableFromInline
+    func storeWhileBusy(_ newValue: Value) {
+        if coordinator.isBatching {
+            if valueBeforeBatch == nil {
+                if priorObserverCount > 0 { notifyPrior() }
+                valueBeforeBatch = storage
+                coordinator.deferUntilBatchEnds { [self] in flushBatch() }
+            }
+            storage = newValue
+            batchChangeLimit = nextID
+        } else {
+            if priorObserverCount > 0 { notifyPrior() }
+            let oldValue = storage
+            storage = newValue
+            let limit = nextID
+            coordinator.deliverOrQueue { [self] in
+                notify(from: oldValue, to: newValue, registeredBefore: limit)
+            }
+        }
+    }
+
+    /// Delivers the batch's net change to each observer registered before the property last
+    /// changed in it, from the value that observer started from: the value before the batch, or,
+    /// for an observer added during the batch after a change, the value it saw then. An observer
+    /// whose starting value equals the final one hears nothing.
+    private func flushBatch() {
+        guard let valueBefore = valueBeforeBatch else { return }
+        valueBeforeBatch = nil
+        let started = startedDuringBatch
+        startedDuringBatch = [:]
+        let newValue = storage
+        let isNetChange = isDuplicate.map { !$0(valueBefore, newValue) } ?? true
+        observers.forEachObserver(registeredBefore: batchChangeLimit) { id, observer in
+            if let startedFrom = started[id] {
+                if let isDuplicate, isDuplicate(startedFrom, newValue) { return }
+                observer.deliver(from: startedFrom, to: newValue)
+            } else if isNetChange {
+                observer.deliver(from: valueBefore, to: newValue)
+            }
+        }
+    }
+
+    /// Removes the observations whose tokens ended them since the last call, on any thread, and
+    /// lets their handlers go.
+    @usableFromInline
+    func removeEndedObservations() {
+        guard ended.mayHaveWaiting else { return }
+        for id in ended.takeAll() { removeObservation(id) }
+    }
+
+    /// Removes one observation, on the owner's isolation.
+    func removeObservation(_ id: ObservationID) {
+        guard let removed = observers.remove(id) else { return }
+        if removed.options.contains(.prior) { priorObserverCount -= 1 }
+        if removed.options.contains(.old) { oldValueObserverCount -= 1 }
+        streams[id] = nil
+    }
+}
+
+extension ObservableProperty.Observer {
+    /// Calls the handler with a change, with the values its options asked for.
+    @inlinable
+    func deliver(from oldValue: Value, to newValue: Value) {
+        handler(
+            ObservedChange(
+                kind: .setting,
+                oldValue: options.contains(.old) ? oldValue : nil,
+                newValue: options.contains(.new) ? newValue : nil
+            )
+        )
+    }
+}
+
+extension ObservableProperty: ObservationSource {
+    /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
+    /// it; the owner removes it at its next use.
+    func observationEnded(_ id: ObservationID) {
+        ended.add(id)
+    }
+}
+
+extension ObservableProperty {
+    /// Edits the value in place, as one change, without copying it when nobody needs the old one.
+    ///
+    /// ``update(_:)`` edits a copy, so a value holding a large array is copied whole on every
+    /// change. When no observer asked for ``ObservationOptions/old`` or
+    /// ``ObservationOptions/prior`` and no change is being delivered or batched, `modify` edits
+    /// the stored value where it is, so changing one element of a large array costs O(1); it
+    /// falls back to ``update(_:)`` otherwise. On the in-place path it always notifies (the edit
+    /// is taken to be a change, since the old value is not kept to compare with); on the fallback
+    /// an edit that leaves an `Equatable` value equal notifies nobody, as ``update(_:)`` does. The
+    /// edit cannot throw, so the value is never left half edited.
+    ///
+    /// - Parameter edit: Edits the value; it must not read or assign this property.
+    public func modify(_ edit: (inout Value) -> Void) {
+        removeEndedObservations()
+        guard coordinator.isIdle, priorObserverCount == 0, oldValueObserverCount == 0 else {
+            update(edit)
+            return
+        }
+        edit(&storage)
+        guard !observers.isEmpty else { return }
+        let newValue = storage
+        let limit = nextID
+        // No observer receives the old value, so the new one stands in for it.
+        coordinator.deliver { notify(from: newValue, to: newValue, registeredBefore: limit) }
+    }
+}
