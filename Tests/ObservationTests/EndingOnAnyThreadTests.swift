@@ -1,7 +1,9 @@
 import MVCObservation
 import Testing
 
-/// A main-actor object that holds tokens, as a presenter does. Its `deinit` is not isolated: it
+/// A main-actor object that holds tokens, as a presenter does.
+///
+/// Its `deinit` is not isolated: it
 /// runs on whatever thread lets the last reference go, and its tokens end there.
 @MainActor
 private final class TokenOwner {

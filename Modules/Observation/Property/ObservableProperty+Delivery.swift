@@ -77,7 +77,9 @@ extension ObservableProperty {
     }
 
     /// Delivers the batch's net change to each observer registered before the property last
-    /// changed in it, from the value that observer started from: the value before the batch, or,
+    /// changed in it.
+    ///
+    /// Each hears it from the value it started from: the value before the batch, or,
     /// for an observer added during the batch after a change, the value it saw then. An observer
     /// whose starting value equals the final one hears nothing.
     private func flushBatch() {

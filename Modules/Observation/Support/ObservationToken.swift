@@ -40,7 +40,9 @@ public final class ObservationToken {
         self.record = ObservationRecord(id: 0)
     }
 
-    /// Ends the observation; calling it again does nothing. Safe from any thread.
+    /// Ends the observation; calling it again does nothing.
+    ///
+    /// Safe from any thread.
     public func cancel() {
         guard let record, record.end() else { return }
         source?.observationEnded(record.id)
