@@ -2,7 +2,7 @@ public import MVCObservation
 public import Observation
 import Synchronization
 
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 extension Observable where Self: AnyObject & Sendable {
     /// Calls `handler` with each change of one property of an `@Observable` object, with its old
     /// and new values: the project's handler API (one handler per property, typed values,
@@ -16,18 +16,19 @@ extension Observable where Self: AnyObject & Sendable {
     /// }
     /// ```
     ///
-    /// **When it is delivered.** Apple's Observation tells that a property *will* change, not its
-    /// new value. So the handler runs after the change, on the main actor, at its next turn: all
-    /// the assignments made in one turn are delivered as one change, from the value last
-    /// delivered to the value now; assignments that end where they started deliver nothing. This
+    /// **When it is delivered.** The property is followed with Apple's `Observations` sequence,
+    /// which reads it again after a change is made, on whatever thread. So the handler runs after
+    /// the change, on the main actor, at a later turn: the assignments made in between are
+    /// delivered as one change, from the value last delivered to the value now, and the handler
+    /// always ends on the latest value, even for changes made on other threads; assignments that
+    /// end where they started deliver nothing. This
     /// differs from `ObservableProperty`, which delivers every assignment at once. The
     /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
     ///
     /// **Lifetimes**, as with the project's own properties: the token ends the observation when
-    /// cancelled or released; the object is held weakly, and the observation ends with it. (No
-    /// handler runs after cancelling; Apple's registrar lets the registration go at the
-    /// property's next change, since Observation has no way to withdraw one earlier.)
+    /// cancelled or released, on any thread; the object is held weakly, and the observation ends
+    /// with it. No handler runs after cancelling.
     ///
     /// - Parameters:
     ///   - keyPath: The property to observe; only what it reads is tracked, so changes to the
@@ -41,74 +42,80 @@ extension Observable where Self: AnyObject & Sendable {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping @MainActor (ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        let tracker = PropertyTracker(
-            object: self, keyPath: keyPath, options: options, handler: handler)
+        let initialValue = self[keyPath: keyPath]
         if options.contains(.initial) {
             handler(
                 ObservedChange(
                     kind: .initial, oldValue: nil,
-                    newValue: options.contains(.new) ? tracker.lastValue : nil))
+                    newValue: options.contains(.new) ? initialValue : nil))
         }
-        return ObservationToken { tracker.cancel() }
+        return PropertyFollower.follow(
+            self, keyPath, from: initialValue, options: options, handler: handler)
     }
 }
 
-/// Follows one property of an `@Observable` object: registers for its next change, and when it
-/// comes, delivers old and new on the main actor and registers again.
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-@MainActor
-final class PropertyTracker<Object: Observable & AnyObject & Sendable, Value: Equatable & Sendable>
-{
-    private weak var object: Object?
-    private let keyPath: KeyPath<Object, Value>
-    private let options: ObservationOptions
-    private let handler: @MainActor (ObservedChange<Value>) -> Void
-    /// Set by ``cancel()``, from whatever thread releases the token.
-    private let isCancelled = Atomic(false)
-    /// The value last delivered (or read when observing began).
-    private(set) var lastValue: Value
-
-    init(
-        object: Object, keyPath: KeyPath<Object, Value>, options: ObservationOptions,
+/// Follows one property of an `@Observable` object with Apple's `Observations` sequence, and
+/// delivers old and new on the main actor.
+///
+/// `Observations` reads the property again once a change has been *made* (not when it is about to
+/// be), wherever it was made, so a change made on another thread is never read too early: the
+/// handler always ends on the latest value. (Re-registering with `withObservationTracking` from
+/// its `onChange`, which runs before the value is stored, can read the old value and then miss
+/// the change for good.)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+enum PropertyFollower {
+    /// Starts a main-actor task that reads the property's values and hands each change to
+    /// `handler`; the token it returns ends it from any thread.
+    @MainActor
+    static func follow<Object: Observable & AnyObject & Sendable, Value: Equatable & Sendable>(
+        _ object: Object, _ keyPath: KeyPath<Object, Value>, from initialValue: Value,
+        options: ObservationOptions,
         handler: @escaping @MainActor (ObservedChange<Value>) -> Void
-    ) {
-        self.object = object
-        self.keyPath = keyPath
-        self.options = options
-        self.handler = handler
-        self.lastValue = object[keyPath: keyPath]
-        if let value = track() { lastValue = value }
-    }
-
-    /// Reads the property inside an observation, so its next change calls ``changed()``; `nil`
-    /// once the object is gone or the observation was cancelled.
-    private func track() -> Value? {
-        guard !isCancelled.load(ordering: .acquiring), let object else { return nil }
-        let keyPath = self.keyPath
-        return withObservationTracking {
-            object[keyPath: keyPath]
-        } onChange: { [weak self] in
-            // Called before the change, on the thread making it: the new value is read later,
-            // on the main actor.
-            Task { @MainActor [weak self] in self?.changed() }
+    ) -> ObservationToken {
+        // A key path is an immutable object, safe to read from any thread; it is not declared
+        // `Sendable` only because a key path literal is inferred `Sendable` just with an upcoming
+        // feature, and callers write literals. It is read only on the main actor here anyway.
+        nonisolated(unsafe) let keyPath = keyPath
+        // The closure inherits the main actor from this function. (Spelling out `@MainActor` and a
+        // capture list here crashed the 6.3 compiler in a standalone build, or the program at
+        // run time inside this package.)
+        weak let weakObject = object
+        let values = Observations<Value, Never>.untilFinished {
+            guard let object = weakObject else { return .finish }
+            return .next(object[keyPath: keyPath])
+        }
+        // Set when the token ends, so no handler runs after it even if a value is on its way.
+        let isCancelled = CancellationFlag()
+        let following = Task { @MainActor in
+            var lastValue = initialValue
+            for await newValue in values {
+                guard !isCancelled.isSet else { return }
+                let oldValue = lastValue
+                lastValue = newValue
+                guard newValue != oldValue else { continue }
+                handler(
+                    ObservedChange(
+                        kind: .setting,
+                        oldValue: options.contains(.old) ? oldValue : nil,
+                        newValue: options.contains(.new) ? newValue : nil))
+            }
+        }
+        return ObservationToken {
+            isCancelled.set()
+            following.cancel()
         }
     }
+}
 
-    /// The property changed since the last turn: deliver old and new, and track again.
-    private func changed() {
-        guard let newValue = track() else { return }
-        let oldValue = lastValue
-        lastValue = newValue
-        guard newValue != oldValue else { return }
-        handler(
-            ObservedChange(
-                kind: .setting,
-                oldValue: options.contains(.old) ? oldValue : nil,
-                newValue: options.contains(.new) ? newValue : nil))
-    }
+/// A flag one thread sets and another reads.
+final class CancellationFlag: Sendable {
+    private let flag = Atomic(false)
 
-    /// Ends the observation: no handler runs after this, and the tracker stops re-registering.
-    nonisolated func cancel() {
-        isCancelled.store(true, ordering: .releasing)
+    /// Whether ``set()`` was called.
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    /// Sets the flag.
+    func set() {
+        flag.store(true, ordering: .releasing)
     }
 }

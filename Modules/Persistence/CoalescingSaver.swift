@@ -29,7 +29,10 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// How long after a change the write happens, unless more changes come first.
     public let delay: Duration
     /// Where saving stands; a repeated failure is a new value (its attempt count grows).
-    public let status = ObservableProperty<SaveStatus>(.saved)
+    ///
+    /// Only the saver writes it: others get this read-only view.
+    public var status: ReadOnlyProperty<SaveStatus> { statusProperty.readOnly }
+    private let statusProperty = ObservableProperty<SaveStatus>(.saved)
     /// How many writes have completed successfully.
     public private(set) var writeCount = 0
     /// Called when the file holds changes this process has not seen; see ``Reconcile``.
@@ -123,7 +126,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
             case .write(let document):
                 startWrite(document)
             case .publishStatus:
-                status.value = state.status
+                statusProperty.value = state.status
             case .finishFlushes(let error):
                 let waiters = flushWaiters
                 flushWaiters.removeAll()

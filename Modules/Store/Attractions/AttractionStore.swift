@@ -24,9 +24,13 @@ public final class AttractionStore {
     public var changes: UpdateSubscriptions<AttractionStoreUpdate> { channel.subscriptions }
     private let channel = UpdateChannel<AttractionStoreUpdate>()
     /// Where saving stands; a repeated failure is a new value.
-    public let saving = ObservableProperty<AttractionSavingState>(.saved)
+    ///
+    /// Only the store writes it: others get this read-only view.
+    public var saving: ReadOnlyProperty<AttractionSavingState> { savingProperty.readOnly }
+    private let savingProperty = ObservableProperty<AttractionSavingState>(.saved)
     /// The latest conflict resolved while taking in another process's save, if any.
-    public let notice = ObservableProperty<AttractionStoreNotice?>(nil)
+    public var notice: ReadOnlyProperty<AttractionStoreNotice?> { noticeProperty.readOnly }
+    private let noticeProperty = ObservableProperty<AttractionStoreNotice?>(nil)
     private var list: AttractionList
     private var history = UndoHistory<AttractionEdit>()
     private let saver: CoalescingSaver<[Attraction]>?
@@ -50,7 +54,7 @@ public final class AttractionStore {
         self.tracer = tracer
         savingToken = saver?.status.observe(options: .new) { [weak self] change in
             guard let status = change.newValue else { return }
-            self?.saving.value = AttractionSavingState(status)
+            self?.savingProperty.value = AttractionSavingState(status)
         }
     }
 
@@ -245,7 +249,8 @@ extension AttractionStore {
         }
         for message in notices + merge.notices {
             noticeCount += 1
-            notice.value = AttractionStoreNotice(sequenceNumber: noticeCount, message: message)
+            noticeProperty.value = AttractionStoreNotice(
+                sequenceNumber: noticeCount, message: message)
         }
         return list.attractions
     }

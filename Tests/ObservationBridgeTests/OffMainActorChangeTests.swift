@@ -1,0 +1,66 @@
+import MVCObservation
+import MVCObservationBridge
+import Observation
+import Synchronization
+import Testing
+
+/// An `@Observable` object that other threads may change: its storage has a lock, so it is
+/// `Sendable`, and it tells Apple's registrar about each access and change as the macro would.
+final class SharedCounter: Observable, Sendable {
+    private let registrar = ObservationRegistrar()
+    private let storage = Mutex(0)
+
+    var value: Int {
+        get {
+            registrar.access(self, keyPath: \.value)
+            return storage.withLock { $0 }
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.value) {
+                storage.withLock { $0 = newValue }
+            }
+        }
+    }
+}
+
+@MainActor
+@Suite("Changes made off the main actor")
+struct OffMainActorChangeTests {
+    @Test("a property changed many times on another thread ends on its last value every time")
+    func neverMissesTheLastValue() async {
+        for round in 0..<100 {
+            let counter = SharedCounter()
+            let log = Log<Int>()
+            let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
+            let last = 1 + round % 7
+            await Task.detached {
+                for value in 1...last { counter.value = value }
+            }.value
+
+            // The handler runs on a later turn of the main actor; give it a bounded number.
+            for _ in 0..<10_000 where log.changes.last?.newValue != last { await Task.yield() }
+
+            #expect(log.changes.last?.newValue == last, "round \(round)")
+            #expect(
+                log.changes.map(\.newValue)
+                    == log.changes.map(\.newValue).sorted { ($0 ?? 0) < ($1 ?? 0) })
+            withExtendedLifetime(token) {}
+        }
+    }
+
+    @Test("a token released on another thread ends the observation")
+    func tokenReleasedOnAnotherThread() async {
+        let counter = SharedCounter()
+        let log = Log<Int>()
+        nonisolated(unsafe) var token: ObservationToken? = counter.observe(\.value) {
+            log.changes.append($0)
+        }
+        await Task.detached { token = nil }.value
+
+        counter.value = 1
+        await settle()
+
+        #expect(log.changes.isEmpty)
+        #expect(token == nil)
+    }
+}
