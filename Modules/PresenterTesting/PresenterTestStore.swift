@@ -19,7 +19,7 @@ public import Testing
 ///
 /// A step fails, with a line-by-line diff, when the state differs from the expected one. The
 /// store fails too when a state was published and not asserted (by
-/// ``expect(sourceLocation:_:)``, ``receive(timeout:sourceLocation:_:)`` or ``skipStates(_:)``)
+/// ``expect(sourceLocation:_:)``, ``receive(sourceLocation:_:)`` or ``skipStates(_:)``)
 /// before the next intent or the end, and when ``finish(sourceLocation:)`` finds work still
 /// running. Nothing published slips through unseen: if the test ends without `finish()`, the
 /// store checks for unasserted states when it is released.
@@ -33,7 +33,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     public private(set) var state: Presenter.ViewState
     private var received: [Presenter.ViewState] = []
     private var token: ObservationToken?
-    private let isBusy: @MainActor () -> Bool
+    private let isBusy: (@MainActor () -> Bool)?
     private var finished = false
 
     /// Starts recording `presenter`'s view-states.
@@ -41,8 +41,9 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// - Parameters:
     ///   - presenter: The presenter to drive.
     ///   - isBusy: Whether work the presenter started is still running (a load in flight, say);
-    ///     ``finish(sourceLocation:)`` fails while it says so. By default nothing is tracked.
-    public init(_ presenter: Presenter, isBusy: @escaping @MainActor () -> Bool = { false }) {
+    ///     ``finish(sourceLocation:)`` fails while it says so. By default, the presenter's own
+    ///     `hasPendingWork`.
+    public init(_ presenter: Presenter, isBusy: (@MainActor () -> Bool)? = nil) {
         self.presenter = presenter
         self.state = presenter.viewState
         self.isBusy = isBusy
@@ -102,25 +103,37 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// Asserts the next state published by work that ran on its own (a store update, a load
     /// finishing), waiting for it if it has not arrived yet.
     ///
+    /// It waits on the presenter's own work, not on the clock: when no state has arrived, it
+    /// waits until the presenter's pending work has finished (its `pendingWorkFinished()`), then
+    /// lets the main actor run what is already scheduled on it. If no state has arrived by then,
+    /// none is coming, and the step fails at once, however fast or slow the machine.
+    ///
     /// - Parameters:
-    ///   - expected: Changes the previous state into the one that must arrive next.
-    ///   - timeout: How long to wait for it.
     ///   - sourceLocation: Where a failure is reported.
+    ///   - expected: Changes the previous state into the one that must arrive next.
     public func receive(
-        timeout: Duration = .seconds(5),
         sourceLocation: SourceLocation = #_sourceLocation,
         _ expected: (inout Presenter.ViewState) -> Void
     ) async {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while received.isEmpty && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
+        if received.isEmpty { await presenter.pendingWorkFinished() }
+        // Jobs already scheduled on the main actor (a task an intent started, a hop back from
+        // other work) run when it yields; a bounded number of turns, not a duration.
+        var turns = 0
+        while received.isEmpty && turns < Self.turnsToSettle {
+            await Task.yield()
+            turns += 1
         }
         guard !received.isEmpty else {
-            fail("no state was published within \(timeout)", sourceLocation)
+            fail(
+                "no state was published: the presenter's work has finished and the main actor "
+                    + "has nothing left to run", sourceLocation)
             return
         }
         takeOne(expected, sourceLocation)
     }
+
+    /// How many times ``receive(sourceLocation:_:)`` lets the main actor run scheduled jobs.
+    private static var turnsToSettle: Int { 1_000 }
 
     /// Accepts the states published so far without asserting them, keeping the last as the state
     /// the next step changes; for steps whose in-between states the test does not care about.
@@ -146,7 +159,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
                 sourceLocation)
             received.removeAll()
         }
-        if isBusy() {
+        if isBusy?() ?? presenter.hasPendingWork {
             fail(
                 "work the presenter started is still running at the end of the test", sourceLocation
             )
@@ -179,20 +192,17 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
 
-    /// The full structure of `value`, one property per line.
+    /// The full structure of `value`, one leaf per line, each led by its path.
     nonisolated static func describe(_ value: Presenter.ViewState) -> String {
-        var text = ""
-        dump(value, to: &text)
-        return text
+        StateDescription.lines(of: value).joined(separator: "\n")
     }
 
     /// The lines of `old`'s description that `new`'s lacks (−) and those it adds (+), in order,
-    /// with unchanged lines left out.
+    /// with unchanged lines left out; each line names its path (`rows[1].name`).
     nonisolated static func diff(from old: Presenter.ViewState, to new: Presenter.ViewState)
         -> String
     {
         LineDiff.render(
-            from: describe(old).split(separator: "\n").map(String.init),
-            to: describe(new).split(separator: "\n").map(String.init))
+            from: StateDescription.lines(of: old), to: StateDescription.lines(of: new))
     }
 }

@@ -51,9 +51,7 @@ struct AvatarPresenterTests {
         let data = DataManager()
         let remote = RemoteConnectionManager(dataManager: data, service: SimulatedAvatarService())
         let manager = ModelManager(dataManager: data, remoteConnectionManager: remote)
-        let store = PresenterTestStore(AvatarPresenter(address: ada, manager: manager)) {
-            remote.runningFetchCount > 0
-        }
+        let store = PresenterTestStore(AvatarPresenter(address: ada, manager: manager))
         #expect(store.state == state(ada, .notRequested))
 
         store.send { $0.loadTapped() }

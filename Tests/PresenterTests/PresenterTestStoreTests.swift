@@ -123,3 +123,87 @@ private final class TwoStepPresenter: ViewStatePresenter {
         state.value += 1
     }
 }
+
+/// A long list on screen, for diffs of large view-states.
+private struct ListState: Equatable, Sendable {
+    struct Row: Equatable, Sendable {
+        var name: String
+        var isDone = false
+    }
+    var rows: [Row]
+    var title = "Things"
+}
+
+/// A presenter whose one intent renames one row.
+@MainActor
+private final class LongListPresenter: ViewStatePresenter {
+    private let state: ObservableProperty<ListState>
+
+    init(rows: Int) {
+        state = ObservableProperty(ListState(rows: (0..<rows).map { .init(name: "row \($0)") }))
+    }
+
+    var viewState: ListState { state.value }
+
+    func observeViewState(_ handler: @escaping (ListState) -> Void) -> ObservationToken {
+        state.observe(options: .new) { change in
+            if let value = change.newValue { handler(value) }
+        }
+    }
+
+    func renameTapped(row: Int, to name: String) {
+        state.value.rows[row].name = name
+    }
+}
+
+@MainActor
+@Suite("The presenter test store's failure messages and waiting")
+struct PresenterTestStoreDiffTests {
+    @Test("a diff names the path of a nested field, expected (−) before actual (+)")
+    func diffNamesThePath() {
+        let store = PresenterTestStore(LongListPresenter(rows: 3))
+        withKnownIssue {
+            store.send { $0.renameTapped(row: 1, to: "bee") }
+            store.expect { $0.rows[1].name = "bea" }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            guard let removed = text.firstRange(of: "− rows[1].name: \"bea\""),
+                let added = text.firstRange(of: "+ rows[1].name: \"bee\"")
+            else { return false }
+            return removed.lowerBound < added.lowerBound && !text.contains("rows[0]")
+        }
+        store.finish()
+    }
+
+    @Test("a failing step on a view-state of 3,000 rows reports only the row that differs")
+    func largeStateDiff() {
+        let store = PresenterTestStore(LongListPresenter(rows: 3_000))
+        withKnownIssue {
+            store.send { $0.renameTapped(row: 1_500, to: "changed") }
+            store.expect { $0.rows[1_499].name = "changed" }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            let changedLines = text.split(separator: "\n").filter {
+                $0.hasPrefix("− ") || $0.hasPrefix("+ ")
+            }
+            return changedLines == [
+                "− rows[1499].name: \"changed\"", "+ rows[1499].name: \"row 1499\"",
+                "− rows[1500].name: \"row 1500\"", "+ rows[1500].name: \"changed\"",
+            ]
+        }
+        store.finish()
+    }
+
+    @Test("receive fails at once when the presenter has no work left and nothing arrived")
+    func receiveWithNothingComing() async {
+        let store = PresenterTestStore(LongListPresenter(rows: 1))
+        let started = ContinuousClock.now
+        await withKnownIssue {
+            await store.receive { $0.title = "never" }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("no state was published")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        store.finish()
+    }
+}

@@ -37,6 +37,11 @@ private final class SpyRemoteConnectionManager: RemoteConnectionManagerOperation
         calls.append("statistics")
         return RequestStatistics(requests: 7)
     }
+    var runningFetchCount: Int {
+        calls.append("runningFetchCount")
+        return 2
+    }
+    func fetchesFinished() async { calls.append("fetchesFinished") }
 }
 
 @MainActor
@@ -67,6 +72,8 @@ struct ModelManagerTests {
         await facade.reloadAvatar(for: ada)
         facade.cancelAvatarRequest(for: ada)
         #expect(facade.statistics.requests == 7)
+        #expect(facade.runningFetchCount == 2)
+        await facade.fetchesFinished()
 
         #expect(
             data.calls == [
@@ -75,6 +82,7 @@ struct ModelManagerTests {
         #expect(
             remote.calls == [
                 "requestAvatar", "loadAvatar", "reloadAvatar", "cancelAvatarRequest", "statistics",
+                "runningFetchCount", "fetchesFinished",
             ]
         )
     }

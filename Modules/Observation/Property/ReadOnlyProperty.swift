@@ -38,8 +38,8 @@ public struct ReadOnlyProperty<Value> {
         property.observe(options: options, handler)
     }
 
-    /// Calls `action` on `target` with each change; see
-    /// ``ObservableProperty/observe(_:options:action:)-(_,_,(Target)->(ObservedChange<Value>)->Void)``.
+    /// Calls `action` on `target` with each change, for as long as both the token and the target
+    /// live; the target is held weakly.
     ///
     /// - Parameters:
     ///   - target: The object whose method is called; held weakly.

@@ -45,6 +45,14 @@ public final class AvatarPresenter: ViewStatePresenter {
         }
     }
 
+    /// Whether a fetch is running; fetches are the facade's, shared by every avatar's presenter.
+    public var hasPendingWork: Bool { manager.runningFetchCount > 0 }
+
+    /// Returns once no fetch is running and every result has been published.
+    public func pendingWorkFinished() async {
+        await manager.fetchesFinished()
+    }
+
     // MARK: Intents
 
     /// The user asked for the avatar; it loads in the background.

@@ -44,6 +44,14 @@ public final class ContactListPresenter: ViewStatePresenter {
         }
     }
 
+    /// Whether a fetch is running for any row.
+    public var hasPendingWork: Bool { manager.runningFetchCount > 0 }
+
+    /// Returns once no fetch is running and every result has been published.
+    public func pendingWorkFinished() async {
+        await manager.fetchesFinished()
+    }
+
     // MARK: Intents (rows count from 0; screens show them from 1)
 
     /// The user added a contact.

@@ -19,4 +19,23 @@ public protocol ViewStatePresenter: AnyObject {
     /// - Parameter handler: Receives every view-state after the current one.
     /// - Returns: The token that keeps the observation alive.
     func observeViewState(_ handler: @escaping (ViewState) -> Void) -> ObservationToken
+
+    /// Whether work this presenter started (a load in flight) has not finished yet.
+    ///
+    /// A presenter that starts no work of its own keeps the default, `false`.
+    var hasPendingWork: Bool { get }
+
+    /// Returns once the work this presenter started has finished and published its states.
+    ///
+    /// Tests wait on this instead of on the clock, so a slow machine cannot make them flaky. A
+    /// presenter that starts no work of its own keeps the default, which returns at once.
+    func pendingWorkFinished() async
+}
+
+extension ViewStatePresenter {
+    /// No work of its own: `false`.
+    public var hasPendingWork: Bool { false }
+
+    /// No work of its own: returns at once.
+    public func pendingWorkFinished() async {}
 }

@@ -27,6 +27,13 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     /// How many fetches are running (a test waits for none before it ends).
     public var runningFetchCount: Int { fetches.count }
 
+    /// Returns once no fetch is running: each one running has finished and published its result.
+    public func fetchesFinished() async {
+        while let fetch = fetches.values.first {
+            await fetch.value
+        }
+    }
+
     /// Creates a manager that stores what `service` returns in `dataManager`.
     ///
     /// - Parameters:

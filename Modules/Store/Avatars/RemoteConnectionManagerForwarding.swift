@@ -39,4 +39,10 @@ extension RemoteConnectionManagerForwarding {
     }
     /// Forwarded to the remote connection manager.
     public var statistics: RequestStatistics { remoteConnectionManager.statistics }
+    /// Forwarded to the remote connection manager.
+    public var runningFetchCount: Int { remoteConnectionManager.runningFetchCount }
+    /// Forwarded to the remote connection manager.
+    public func fetchesFinished() async {
+        await remoteConnectionManager.fetchesFinished()
+    }
 }

@@ -16,4 +16,11 @@ public protocol RemoteConnectionManagerOperations: AnyObject {
     func cancelAvatarRequest(for address: EmailAddress)
     /// What the manager did so far.
     var statistics: RequestStatistics { get }
+
+    /// How many fetches are running: work started by a request that has not finished yet.
+    var runningFetchCount: Int { get }
+
+    /// Returns once every fetch running now, and every fetch those start, has finished and
+    /// published what it found; for a test that waits for the work a screen started.
+    func fetchesFinished() async
 }
