@@ -49,7 +49,7 @@ struct EndingOnAnyThreadTests {
     @Test("token owners released on other threads while the main actor delivers end cleanly")
     func ownersReleasedElsewhereWhileDelivering() async {
         let property = ObservableProperty(0)
-        for round in 0..<300 {
+        for round in 0..<150 {
             releaseElsewhere(TokenOwner(property, observations: 32))
             for change in 0..<50 { property.value = round * 1_000 + change }
             await Task.yield()
@@ -63,7 +63,7 @@ struct EndingOnAnyThreadTests {
         "channel subscribers released on other threads while the main actor publishes end cleanly")
     func subscribersReleasedElsewhereWhilePublishing() async {
         let channel = UpdateChannel<Tick>()
-        for _ in 0..<300 {
+        for _ in 0..<150 {
             releaseElsewhere(TokenOwner(channel, observations: 32))
             for key in 0..<50 { channel.publish(Tick(key: key % 4)) }
             await Task.yield()
