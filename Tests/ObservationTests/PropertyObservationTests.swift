@@ -188,3 +188,34 @@ struct ModifyTests {
         withExtendedLifetime((newOnly, withOld)) {}
     }
 }
+
+@Suite("A property's read-only view")
+struct ReadOnlyPropertyTests {
+    @Test("a read-only view reads the value and hears each change its owner makes")
+    func readsAndObserves() {
+        let owned = ObservableProperty(1)
+        let view = owned.readOnly
+        let log = Log<ObservedChange<Int>>()
+        let token = view.observe { log.append($0) }
+        let listener = Listener()
+        let targetToken = view.observe(listener, action: Listener.valueChanged)
+
+        owned.value = 2
+
+        #expect(view.value == 2)
+        #expect(log.items == [.setting(1, 2)])
+        #expect(listener.changes == [.setting(1, 2)])
+        #expect(view.observationCount == 2)
+        withExtendedLifetime((token, targetToken)) {}
+    }
+
+    @Test("a read-only view's value stream starts with the current value")
+    func valueStream() async {
+        let owned = ObservableProperty(5)
+        var iterator = owned.readOnly.values().makeAsyncIterator()
+        owned.value = 6
+
+        #expect(await iterator.next() == 5)
+        #expect(await iterator.next() == 6)
+    }
+}
