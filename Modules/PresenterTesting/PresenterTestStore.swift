@@ -105,8 +105,9 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     ///
     /// It waits on the presenter's own work, not on the clock: when no state has arrived, it
     /// waits until the presenter's pending work has finished (its `pendingWorkFinished()`), then
-    /// lets the main actor run what is already scheduled on it. If no state has arrived by then,
-    /// none is coming, and the step fails at once, however fast or slow the machine.
+    /// lets the main actor run what is already scheduled on it (a bounded number of turns, not a
+    /// duration). If no state has arrived by then, none is coming, and the step fails, however
+    /// fast or slow the machine.
     ///
     /// - Parameters:
     ///   - sourceLocation: Where a failure is reported.
@@ -133,7 +134,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     }
 
     /// How many times ``receive(sourceLocation:_:)`` lets the main actor run scheduled jobs.
-    private static var turnsToSettle: Int { 1_000 }
+    private static var turnsToSettle: Int { 100 }
 
     /// Accepts the states published so far without asserting them, keeping the last as the state
     /// the next step changes; for steps whose in-between states the test does not care about.

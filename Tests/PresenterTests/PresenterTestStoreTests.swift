@@ -194,16 +194,16 @@ struct PresenterTestStoreDiffTests {
         store.finish()
     }
 
-    @Test("receive fails at once when the presenter has no work left and nothing arrived")
+    @Test(
+        "receive fails, without waiting on a clock, when the presenter has no work left and nothing arrived"
+    )
     func receiveWithNothingComing() async {
         let store = PresenterTestStore(LongListPresenter(rows: 1))
-        let started = ContinuousClock.now
         await withKnownIssue {
             await store.receive { $0.title = "never" }
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("no state was published")
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
         store.finish()
     }
 }
