@@ -134,8 +134,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
 extension UpdateChannel: ObservationSource {
     /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
     /// it; the owner removes it at its next use.
-    func observationEnded(_ id: ObservationID) {
-        ended.add(id)
+    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
+        if onRegisteringThread { removeSubscription(id) } else { ended.add(id) }
     }
 
     /// Removes one subscription, on the owner's isolation.

@@ -133,8 +133,8 @@ extension ObservableProperty.Observer {
 extension ObservableProperty: ObservationSource {
     /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
     /// it; the owner removes it at its next use.
-    func observationEnded(_ id: ObservationID) {
-        ended.add(id)
+    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
+        if onRegisteringThread { removeObservation(id) } else { ended.add(id) }
     }
 }
 

@@ -45,7 +45,7 @@ public final class ObservationToken {
     /// Safe from any thread.
     public func cancel() {
         guard let record, record.end() else { return }
-        source?.observationEnded(record.id)
+        source?.observationEnded(record.id, onRegisteringThread: record.isOnRegisteringThread)
     }
 
     /// Lets the token go without ending the observation, for registrations whose lifetime
@@ -75,7 +75,7 @@ private final class CancelAction: ObservationSource {
         keepAlive = self
     }
 
-    func observationEnded(_ id: ObservationID) {
+    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
         let action = self.action
         discard()
         action?()
@@ -92,7 +92,10 @@ private final class CancelAction: ObservationSource {
 protocol ObservationSource: AnyObject {
     /// Says that the token of observation `id` ended it, on whatever thread that happened; the
     /// observation's record is already marked ended. An unknown id is ignored.
-    func observationEnded(_ id: ObservationID)
+    ///
+    /// On the thread the observation was made on, the source removes it at once (the owner is
+    /// there); elsewhere it queues the removal for the owner's next use.
+    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool)
 }
 
 /// Identifies one observation within its source; ids only grow, so lists stay sorted by id.

@@ -5,6 +5,12 @@
 // to clients' builds. Clients do not need to import Synchronization themselves.
 public import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The part of one observation that its token and its list share: an id, and whether it ended.
 ///
 /// The flag is the one piece of an observation that any thread may change. A token ended on
@@ -17,9 +23,23 @@ public import Synchronization
 final class ObservationRecord: Sendable {
     @usableFromInline let id: ObservationID
     @usableFromInline let ended = Atomic<Bool>(false)
+    /// The thread the observation was made on.
+    let registeringThread: UInt
 
     init(id: ObservationID) {
         self.id = id
+        self.registeringThread = Self.currentThread
+    }
+
+    /// Whether the calling thread is the one the observation was made on.
+    var isOnRegisteringThread: Bool { Self.currentThread == registeringThread }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
     }
 
     /// Whether the observation has ended.
