@@ -10,9 +10,10 @@
 /// at that moment. That holds on whatever thread the token ends: the `deinit` of a `@MainActor`
 /// object is not isolated, and runs wherever its last reference goes (a detached task, a task
 /// group's child), so its tokens may end there while the main actor delivers. (A call that had
-/// already begun on the owner's thread when another thread ended the token finishes.) The
-/// property or channel lets go of the handler itself at its next use on its owner's isolation: a
-/// change, a new observation, a count, or the end of the delivery under way.
+/// already begun on the owner's thread when another thread ended the token finishes.) Ended on
+/// the thread the observation was made on, the token removes it, and its handler, at once;
+/// ended elsewhere, the property or channel lets go of the handler at its next use on its
+/// owner's isolation: a change, a new observation, a count.
 public final class ObservationToken {
     // Two fields: a token is allocated per observation, and with these it fits the allocator's
     // 32-byte size class. The record is the observation's entry in its list, so ending it needs
