@@ -159,6 +159,13 @@ private final class LongListPresenter: ViewStatePresenter {
 @MainActor
 @Suite("The presenter test store's failure messages and waiting")
 struct PresenterTestStoreDiffTests {
+    /// The removed (−) and added (+) lines of the diff a failure reports.
+    nonisolated static func diffLines(of issue: Issue) -> [Substring] {
+        issue.comments.map(\.rawValue).joined().split(separator: "\n").filter {
+            $0.hasPrefix("− ") || $0.hasPrefix("+ ")
+        }
+    }
+
     @Test("a diff names the path of a nested field, expected (−) before actual (+)")
     func diffNamesThePath() {
         let store = PresenterTestStore(LongListPresenter(rows: 3))
@@ -166,11 +173,11 @@ struct PresenterTestStoreDiffTests {
             store.send { $0.renameTapped(row: 1, to: "bee") }
             store.expect { $0.rows[1].name = "bea" }
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            guard let removed = text.firstRange(of: "− rows[1].name: \"bea\""),
-                let added = text.firstRange(of: "+ rows[1].name: \"bee\"")
+            let lines = Self.diffLines(of: issue)
+            guard let removed = lines.firstIndex(of: "− rows[1].name: \"bea\""),
+                let added = lines.firstIndex(of: "+ rows[1].name: \"bee\"")
             else { return false }
-            return removed.lowerBound < added.lowerBound && !text.contains("rows[0]")
+            return removed < added && !lines.contains { $0.contains("rows[0]") }
         }
         store.finish()
     }
@@ -182,11 +189,7 @@ struct PresenterTestStoreDiffTests {
             store.send { $0.renameTapped(row: 1_500, to: "changed") }
             store.expect { $0.rows[1_499].name = "changed" }
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            let changedLines = text.split(separator: "\n").filter {
-                $0.hasPrefix("− ") || $0.hasPrefix("+ ")
-            }
-            return changedLines == [
+            Self.diffLines(of: issue) == [
                 "− rows[1499].name: \"changed\"", "+ rows[1499].name: \"row 1499\"",
                 "− rows[1500].name: \"row 1500\"", "+ rows[1500].name: \"changed\"",
             ]

@@ -11,8 +11,9 @@
 /// updates published after it subscribed: one waiting to be delivered when it subscribes is not
 /// delivered to it.
 ///
-/// Subscriptions end as observations do (see ``ObservationToken``): from any thread, with the
-/// handler released at the channel's next use.
+/// Subscriptions end as observations do (see ``ObservationToken``): from any thread; the handler
+/// is released at once on the thread the subscription was made on, otherwise at the channel's
+/// next use.
 ///
 /// Not thread-safe: use a channel from the isolation domain of its owner.
 public final class UpdateChannel<Update: KeyedUpdate> {
@@ -119,8 +120,7 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// Removes the subscriptions whose tokens ended them since the last call, on any thread.
     @usableFromInline
     func removeEndedSubscriptions() {
-        guard ended.mayHaveWaiting else { return }
-        for id in ended.takeAll() { removeSubscription(id) }
+        ended.removeWaiting(removeSubscription)
     }
 
     private func makeID(for key: Update.Key?) -> ObservationID {

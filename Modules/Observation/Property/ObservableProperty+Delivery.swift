@@ -103,8 +103,7 @@ extension ObservableProperty {
     /// lets their handlers go.
     @usableFromInline
     func removeEndedObservations() {
-        guard ended.mayHaveWaiting else { return }
-        for id in ended.takeAll() { removeObservation(id) }
+        ended.removeWaiting(removeObservation)
     }
 
     /// Removes one observation, on the owner's isolation.

@@ -35,12 +35,15 @@ final class EndedObservations: Sendable {
         }
     }
 
-    /// Takes every waiting id, in the order they ended; for the owner.
-    func takeAll() -> [ObservationID] {
-        ids.withLock { ids in
+    /// Takes every waiting id and calls `remove` with each, in the order they ended; for the
+    /// owner. The lock is not held while `remove` runs.
+    func removeWaiting(_ remove: (ObservationID) -> Void) {
+        guard mayHaveWaiting else { return }
+        let waiting = ids.withLock { ids in
             isWaiting.store(false, ordering: .relaxed)
             defer { ids = [] }
             return ids
         }
+        for id in waiting { remove(id) }
     }
 }
