@@ -35,8 +35,9 @@ final class EndedObservations: Sendable {
         }
     }
 
-    /// Takes every waiting id and calls `remove` with each, in the order they ended; for the
-    /// owner. The lock is not held while `remove` runs.
+    /// Takes every waiting id and calls `remove` with each, in the order they ended.
+    ///
+    /// For the owner; the lock is not held while `remove` runs.
     func removeWaiting(_ remove: (ObservationID) -> Void) {
         guard mayHaveWaiting else { return }
         let waiting = ids.withLock { ids in
