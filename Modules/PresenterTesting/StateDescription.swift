@@ -1,5 +1,9 @@
 /// A value described one leaf per line, each line led by its path (`rows[1].name: "bee"`), so a
 /// diff of two descriptions says where a change is, however deep.
+///
+/// Unordered collections are described in a fixed order (a dictionary by its keys' descriptions,
+/// a set by its elements'), since two equal dictionaries can iterate in different orders: a diff
+/// of them shows the entries that differ, not the storage order.
 enum StateDescription {
     /// The lines describing `value`: one per leaf, `path: value`, in declaration order.
     static func lines(of value: Any) -> [String] {
@@ -17,19 +21,22 @@ enum StateDescription {
             } else {
                 lines.append(leaf(path, "nil"))
             }
-        case .collection, .set:
-            if mirror.children.isEmpty { lines.append(leaf(path, "[]")) }
-            for (index, child) in mirror.children.enumerated() {
-                append(child.value, path: path + "[\(index)]", to: &lines)
-            }
+        case .collection:
+            appendElements(mirror.children.map(\.value), path: path, to: &lines)
+        case .set:
+            let elements = mirror.children.map(\.value)
+            appendElements(
+                elements.sorted { String(reflecting: $0) < String(reflecting: $1) }, path: path,
+                to: &lines)
         case .dictionary:
             if mirror.children.isEmpty { lines.append(leaf(path, "[:]")) }
-            for child in mirror.children {
+            let entries = mirror.children.compactMap { child -> (key: String, value: Any)? in
                 let pair = Array(Mirror(reflecting: child.value).children)
-                guard pair.count == 2 else { continue }
-                append(
-                    pair[1].value, path: path + "[\(String(reflecting: pair[0].value))]", to: &lines
-                )
+                guard pair.count == 2 else { return nil }
+                return (String(reflecting: pair[0].value), pair[1].value)
+            }
+            for entry in entries.sorted(by: { $0.key < $1.key }) {
+                append(entry.value, path: path + "[\(entry.key)]", to: &lines)
             }
         case .struct, .class, .tuple:
             if mirror.children.isEmpty {
@@ -50,6 +57,14 @@ enum StateDescription {
             append(payload.value, path: path + "." + name, to: &lines)
         default:
             lines.append(leaf(path, String(reflecting: value)))
+        }
+    }
+
+    /// Describes each element under its index, or `[]` when there is none.
+    private static func appendElements(_ elements: [Any], path: String, to lines: inout [String]) {
+        if elements.isEmpty { lines.append(leaf(path, "[]")) }
+        for (index, element) in elements.enumerated() {
+            append(element, path: path + "[\(index)]", to: &lines)
         }
     }
 

@@ -106,3 +106,27 @@ struct ReentrantViewStateTests {
         _ = reaction
     }
 }
+
+/// Sends an object to another thread and lets the last reference to it go there.
+private func releaseElsewhere(_ object: sending ObservableViewState<SwitchesPresenter>) async {
+    await Task.detached { withExtendedLifetime(object) {} }.value
+}
+
+@MainActor
+@Suite("An observable view-state whose last reference goes on another thread")
+struct ObservableViewStateReleaseTests {
+    @Test("released on other threads while its presenter keeps publishing, it stops following")
+    func releasedElsewhereWhilePublishing() async {
+        let switches = SwitchesModel()
+        let presenter = SwitchesPresenter(model: switches)
+        for _ in 0..<100 {
+            await releaseElsewhere(ObservableViewState(presenter))
+            presenter.buttonATapped()
+        }
+        let kept = presenter.observable()
+        presenter.buttonBTapped()
+
+        #expect(kept.state == presenter.viewState)
+        #expect(switches.isSwitchBOn.value == (presenter.viewState.buttonB.isOn))
+    }
+}

@@ -114,3 +114,24 @@ struct LateObserverTests {
         withExtendedLifetime(token) {}
     }
 }
+
+@Suite("Handlers that end late observers while a batch is delivered")
+struct LateObserverEndingTests {
+    @Test("an observer added in a batch and cancelled by an earlier handler hears nothing")
+    func lateObserverCancelledDuringFlush() {
+        let counters = Counters()
+        let late = Log<ObservedChange<Int>>()
+        var lateToken: ObservationToken?
+        let early = counters.first.observe { _ in lateToken?.cancel() }
+
+        counters.changes.batch {
+            counters.first.value = 1
+            lateToken = counters.first.observe { late.append($0) }
+            counters.first.value = 2
+        }
+
+        #expect(late.items.isEmpty)
+        #expect(counters.first.observationCount == 1)
+        withExtendedLifetime(early) {}
+    }
+}

@@ -210,3 +210,57 @@ struct PresenterTestStoreDiffTests {
         store.finish()
     }
 }
+
+/// A view-state keyed by name, whose dictionary is rebuilt from scratch on every change.
+private struct ScoresState: Equatable, Sendable {
+    var scores: [String: Int]
+}
+
+/// A presenter that rebuilds its dictionary on each change, so equal dictionaries in the
+/// expected and the actual state have different storage histories.
+@MainActor
+private final class ScoresPresenter: ViewStatePresenter {
+    private let state: ObservableProperty<ScoresState>
+
+    init(players: Int) {
+        var scores: [String: Int] = [:]
+        for player in 0..<(players * 4) { scores["player \(player)"] = player }
+        for player in players..<(players * 4) { scores["player \(player)"] = nil }
+        state = ObservableProperty(ScoresState(scores: scores))
+    }
+
+    var viewState: ScoresState { state.value }
+
+    func observeViewState(_ handler: @escaping (ScoresState) -> Void) -> ObservationToken {
+        state.observe(options: .new) { change in
+            if let value = change.newValue { handler(value) }
+        }
+    }
+
+    func scored(_ player: Int) {
+        var rebuilt: [String: Int] = [:]
+        for (name, score) in state.value.scores.sorted(by: { $0.key > $1.key }) {
+            rebuilt[name] = score
+        }
+        rebuilt["player \(player)", default: 0] += 1
+        state.value = ScoresState(scores: rebuilt)
+    }
+}
+
+@MainActor
+@Suite("The presenter test store's diff of keyed values")
+struct PresenterTestStoreKeyedDiffTests {
+    @Test("a diff of a dictionary shows the one entry that differs, whatever the storage order")
+    func dictionaryDiffShowsOnlyTheChange() {
+        let store = PresenterTestStore(ScoresPresenter(players: 40))
+        withKnownIssue {
+            store.send { $0.scored(7) }
+            store.expect { $0.scores["player 7"] = 9 }
+        } matching: { issue in
+            PresenterTestStoreDiffTests.diffLines(of: issue) == [
+                "− scores[\"player 7\"]: 9", "+ scores[\"player 7\"]: 8",
+            ]
+        }
+        store.finish()
+    }
+}
