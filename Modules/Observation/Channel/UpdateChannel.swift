@@ -26,7 +26,9 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     @usableFromInline let ended = EndedObservations()
     /// The key of each keyed subscription, so a token can find its list; `nil` for all-key ones.
     private var keyByID: [ObservationID: Update.Key?] = [:]
-    @usableFromInline var nextID: ObservationID = 0
+    // Checked statically, not at run time: every access is instantaneous (read into a local
+    // before any handler runs), and publishing reads it on every update.
+    @exclusivity(unchecked) @usableFromInline var nextID: ObservationID = 0
 
     /// Creates a channel with no subscribers.
     ///
@@ -54,7 +56,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
             list = ObserverList()
             subscribersByKey[key] = list
         }
-        return ObservationToken(source: self, record: list.append(handler, id: id))
+        list.append(handler, id: id)
+        return ObservationToken(source: self, id: id)
     }
 
     /// Calls `handler` with every update, whatever its key.
@@ -64,7 +67,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     public func subscribeToAll(_ handler: @escaping (Update) -> Void) -> ObservationToken {
         removeEndedSubscriptions()
         let id = makeID(for: nil)
-        return ObservationToken(source: self, record: subscribersToAll.append(handler, id: id))
+        subscribersToAll.append(handler, id: id)
+        return ObservationToken(source: self, id: id)
     }
 
     /// Delivers `update` to the subscribers of its key, then to the subscribers to all keys.
@@ -112,9 +116,14 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     @inlinable
     func deliver(_ update: Update, registeredBefore limit: ObservationID) {
         if let list = subscribersByKey[update.key] {
-            list.forEachObserver(registeredBefore: limit) { _, handler in handler(update) }
+            list.forEachObserver(
+                registeredBefore: limit, endedElsewhere: ended,
+                removeEnded: removeEndedSubscriptions
+            ) { _, handler in handler(update) }
         }
-        subscribersToAll.forEachObserver(registeredBefore: limit) { _, handler in handler(update) }
+        subscribersToAll.forEachObserver(
+            registeredBefore: limit, endedElsewhere: ended, removeEnded: removeEndedSubscriptions
+        ) { _, handler in handler(update) }
     }
 
     /// Removes the subscriptions whose tokens ended them since the last call, on any thread.
@@ -124,6 +133,7 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     }
 
     private func makeID(for key: Update.Key?) -> ObservationID {
+        ended.noteOwnerThread()
         let id = nextID
         nextID += 1
         keyByID[id] = .some(key)
@@ -132,10 +142,10 @@ public final class UpdateChannel<Update: KeyedUpdate> {
 }
 
 extension UpdateChannel: ObservationSource {
-    /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
-    /// it; the owner removes it at its next use.
-    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
-        if onRegisteringThread { removeSubscription(id) } else { ended.add(id) }
+    /// Called by a token, on any thread: removed at once on the owner's thread, otherwise left
+    /// for the owner (deliveries skip it from then on).
+    func observationEnded(_ id: ObservationID) {
+        if ended.isOnOwnerThread { removeSubscription(id) } else { ended.add(id) }
     }
 
     /// Removes one subscription, on the owner's isolation.

@@ -10,16 +10,17 @@ extension ObservableProperty {
         _ makeHandler: (ObservationID) -> (ObservedChange<Value>) -> Void
     ) -> ObservationToken {
         removeEndedObservations()
+        ended.noteOwnerThread()
         let id = nextID
         nextID += 1
         let handler = makeHandler(id)
-        let record = observers.append(Observer(options: options, handler: handler), id: id)
+        observers.append(Observer(options: options, handler: handler), id: id)
         if options.contains(.prior) { priorObserverCount += 1 }
         if options.contains(.old) { oldValueObserverCount += 1 }
         // Added after the property changed in the open batch: the batch's change, for this
         // observer, starts from the value it sees now.
         if valueBeforeBatch != nil { startedDuringBatch[id] = storage }
-        let token = ObservationToken(source: self, record: record)
+        let token = ObservationToken(source: self, id: id)
         if options.contains(.initial) {
             handler(
                 ObservedChange(
@@ -33,7 +34,9 @@ extension ObservableProperty {
     /// change was made), each given the values its options asked for.
     @inlinable
     func notify(from oldValue: Value, to newValue: Value, registeredBefore limit: ObservationID) {
-        observers.forEachObserver(registeredBefore: limit) { _, observer in
+        observers.forEachObserver(
+            registeredBefore: limit, endedElsewhere: ended, removeEnded: removeEndedObservations
+        ) { _, observer in
             observer.deliver(from: oldValue, to: newValue)
         }
     }
@@ -42,7 +45,9 @@ extension ObservableProperty {
     @usableFromInline
     func notifyPrior() {
         let current = storage
-        observers.forEachObserver(registeredBefore: nextID) { _, observer in
+        observers.forEachObserver(
+            registeredBefore: nextID, endedElsewhere: ended, removeEnded: removeEndedObservations
+        ) { _, observer in
             guard observer.options.contains(.prior) else { return }
             observer.handler(
                 ObservedChange(
@@ -89,7 +94,10 @@ extension ObservableProperty {
         startedDuringBatch = [:]
         let newValue = storage
         let isNetChange = isDuplicate.map { !$0(valueBefore, newValue) } ?? true
-        observers.forEachObserver(registeredBefore: batchChangeLimit) { id, observer in
+        observers.forEachObserver(
+            registeredBefore: batchChangeLimit, endedElsewhere: ended,
+            removeEnded: removeEndedObservations
+        ) { id, observer in
             if let startedFrom = started[id] {
                 if let isDuplicate, isDuplicate(startedFrom, newValue) { return }
                 observer.deliver(from: startedFrom, to: newValue)
@@ -130,10 +138,10 @@ extension ObservableProperty.Observer {
 }
 
 extension ObservableProperty: ObservationSource {
-    /// Called by a token, on any thread: the record is marked ended already, so deliveries skip
-    /// it; the owner removes it at its next use.
-    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
-        if onRegisteringThread { removeObservation(id) } else { ended.add(id) }
+    /// Called by a token, on any thread: removed at once on the owner's thread, otherwise left
+    /// for the owner (deliveries skip it from then on).
+    func observationEnded(_ id: ObservationID) {
+        if ended.isOnOwnerThread { removeObservation(id) } else { ended.add(id) }
     }
 }
 

@@ -40,7 +40,7 @@
 /// Not thread-safe: use a property from the isolation domain of the model that owns it.
 public final class ObservableProperty<Value> {
     // The machinery behind these fields is in ObservableProperty+Delivery.swift.
-    // Exclusivity: `storage`, `priorObserverCount` and `valueBeforeBatch` are checked statically,
+    // Exclusivity: `storage`, `priorObserverCount`, `valueBeforeBatch` and `nextID` are checked statically,
     // not at run time. Every access is instantaneous (values are copied out before any handler or
     // equality test runs), so no two accesses can overlap.
     @exclusivity(unchecked) @usableFromInline var storage: Value
@@ -62,7 +62,7 @@ public final class ObservableProperty<Value> {
     /// The value each observer added during the open batch, after the property changed in it,
     /// started from.
     @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
-    @usableFromInline var nextID: ObservationID = 0
+    @exclusivity(unchecked) @usableFromInline var nextID: ObservationID = 0
     @usableFromInline var streams: [ObservationID: () -> Void] = [:]
 
     @usableFromInline

@@ -11,24 +11,23 @@
 /// object is not isolated, and runs wherever its last reference goes (a detached task, a task
 /// group's child), so its tokens may end there while the main actor delivers. (A call that had
 /// already begun on the owner's thread when another thread ended the token finishes.) Ended on
-/// the thread the observation was made on, the token removes it, and its handler, at once;
-/// ended elsewhere, the property or channel lets go of the handler at its next use on its
-/// owner's isolation: a change, a new observation, a count.
+/// the thread its owner last made an observation on, the token removes the observation, handler
+/// and all, at once; ended on another thread, the property or channel lets go of the handler at
+/// its next use on its owner's isolation: a change, a new observation, a count.
 public final class ObservationToken {
-    // Two fields: a token is allocated per observation, and with these it fits the allocator's
-    // 32-byte size class. The record is the observation's entry in its list, so ending it needs
-    // no look-up that could race with the owner.
+    // Two fields and no more: a token is allocated per observation, and with these it fits the
+    // allocator's 32-byte size class. A token made with `init(onCancel:)` gets its action
+    // through a `CancelAction` source instead of a third field.
     private weak var source: (any ObservationSource)?
-    /// `nil` once detached.
-    private var record: ObservationRecord?
+    private let id: ObservationID
 
     /// Whether ``cancel()`` was called or the observed object went away (for a token made with
     /// ``init(onCancel:)``, only whether it was cancelled).
-    public var isCancelled: Bool { record?.isEnded ?? true || source == nil }
+    public var isCancelled: Bool { source == nil }
 
-    init(source: any ObservationSource, record: ObservationRecord) {
+    init(source: any ObservationSource, id: ObservationID) {
         self.source = source
-        self.record = record
+        self.id = id
     }
 
     /// A token for an observation that something else keeps (another observation system, a
@@ -38,15 +37,16 @@ public final class ObservationToken {
     public init(onCancel: @escaping () -> Void) {
         let action = CancelAction(onCancel)
         self.source = action
-        self.record = ObservationRecord(id: 0)
+        self.id = 0
     }
 
     /// Ends the observation; calling it again does nothing.
     ///
     /// Safe from any thread.
     public func cancel() {
-        guard let record, record.end() else { return }
-        source?.observationEnded(record.id, onRegisteringThread: record.isOnRegisteringThread)
+        guard let source else { return }
+        self.source = nil
+        source.observationEnded(id)
     }
 
     /// Lets the token go without ending the observation, for registrations whose lifetime
@@ -54,7 +54,6 @@ public final class ObservationToken {
     func detach() {
         (source as? CancelAction)?.discard()
         source = nil
-        record = nil
     }
 
     deinit {
@@ -76,7 +75,7 @@ private final class CancelAction: ObservationSource {
         keepAlive = self
     }
 
-    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool) {
+    func observationEnded(_ id: ObservationID) {
         let action = self.action
         discard()
         action?()
@@ -91,12 +90,12 @@ private final class CancelAction: ObservationSource {
 
 /// Something that hands out ``ObservationToken``s and can end the observation behind one.
 protocol ObservationSource: AnyObject {
-    /// Says that the token of observation `id` ended it, on whatever thread that happened; the
-    /// observation's record is already marked ended. An unknown id is ignored.
+    /// Says that the token of observation `id` ended it, on whatever thread that happened; an
+    /// unknown id is ignored.
     ///
-    /// On the thread the observation was made on, the source removes it at once (the owner is
-    /// there); elsewhere it queues the removal for the owner's next use.
-    func observationEnded(_ id: ObservationID, onRegisteringThread: Bool)
+    /// On the owner's thread the source removes it at once; elsewhere it leaves the removal to
+    /// the owner (see `EndedObservations`).
+    func observationEnded(_ id: ObservationID)
 }
 
 /// Identifies one observation within its source; ids only grow, so lists stay sorted by id.

@@ -1,62 +1,11 @@
 // Production detail, skip on first read: the storage behind every property and channel, and the
 // only file in MVCObservation with unsafe code.
-//
-// `public import`: the ended flag is read by inlinable delivery code, so its type must be visible
-// to clients' builds. Clients do not need to import Synchronization themselves.
-public import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The part of one observation that its token and its list share: an id, and whether it ended.
-///
-/// The flag is the one piece of an observation that any thread may change. A token ended on
-/// another thread (the `deinit` of a `@MainActor` object runs wherever its last reference goes)
-/// sets it and asks the owner to remove the observation later; a delivery that reaches an ended
-/// observation skips it. So a handler is never called after its token was cancelled, on whatever
-/// thread that happened, except for a call already under way on the owner's thread at that
-/// moment. The record holds no handler, so a token that outlives its list keeps nothing alive.
-@usableFromInline
-final class ObservationRecord: Sendable {
-    @usableFromInline let id: ObservationID
-    @usableFromInline let ended = Atomic<Bool>(false)
-    /// The thread the observation was made on.
-    let registeringThread: UInt
-
-    init(id: ObservationID) {
-        self.id = id
-        self.registeringThread = Self.currentThread
-    }
-
-    /// Whether the calling thread is the one the observation was made on.
-    var isOnRegisteringThread: Bool { Self.currentThread == registeringThread }
-
-    private static var currentThread: UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
-    }
-
-    /// Whether the observation has ended.
-    @inlinable
-    var isEnded: Bool { ended.load(ordering: .relaxed) }
-
-    /// Marks the observation ended; `true` if this call ended it, `false` if it had already ended.
-    func end() -> Bool {
-        !ended.exchange(true, ordering: .acquiringAndReleasing)
-    }
-}
 
 /// The observers of one thing, delivered to in registration order, safe to change during a delivery.
 ///
 /// Only the owner's isolation (the thread the model lives on) touches a list. Another thread that
-/// ends an observation only sets the ended flag in the record it shares with the token (an atomic),
-/// and leaves the removal to the owner, through ``EndedObservations``.
+/// ends an observation leaves its id in ``EndedObservations``; a delivery looks there before each
+/// observer it calls and, when something is waiting, has the owner remove it first.
 ///
 /// Removing an observer leaves a tombstone in its slot, so indexes stay put: a delivery under way
 /// skips the removed observer from then on, and removing many observers one by one (a screen of
@@ -72,7 +21,7 @@ final class ObservationRecord: Sendable {
 ///
 /// - Only the owner releases boxes (in ``remove(_:)`` and `deinit`), and the owner is the thread
 ///   doing the delivery, so no release can run *concurrently* with it. A token ended on another
-///   thread releases only its own reference, never the list's; the owner removes the box later.
+///   thread never touches the list; the owner removes the box later.
 /// - A removal during a delivery (a handler cancels itself or another observer, or the owner
 ///   takes in observations ended elsewhere) moves the box to `retired`, and the last delivery to
 ///   finish (the outermost, when a handler caused another) releases those. So an entry cannot
@@ -85,15 +34,13 @@ final class ObservationRecord: Sendable {
 /// It is a class so that a handler can change the list while a delivery walks it.
 @usableFromInline
 final class ObserverList<Entry> {
-    /// An entry, in the box the list retains by hand, with the record its token shares.
+    /// An entry, in the box the list retains by hand.
     @usableFromInline
     final class Box {
         @usableFromInline let entry: Entry
-        @usableFromInline let record: ObservationRecord
 
-        init(_ entry: Entry, record: ObservationRecord) {
+        init(_ entry: Entry) {
             self.entry = entry
-            self.record = record
         }
     }
 
@@ -132,13 +79,9 @@ final class ObserverList<Entry> {
     var isEmpty: Bool { count == 0 }
 
     /// Appends an observer; `id` must be greater than every id in the list.
-    ///
-    /// - Returns: The observation's record, for its token.
-    func append(_ entry: Entry, id: ObservationID) -> ObservationRecord {
-        let record = ObservationRecord(id: id)
-        slots.append(Slot(id: id, box: .passRetained(Box(entry, record: record))))
+    func append(_ entry: Entry, id: ObservationID) {
+        slots.append(Slot(id: id, box: .passRetained(Box(entry))))
         count += 1
-        return record
     }
 
     /// Removes the observer with `id`, returning it, or `nil` if it was not there.
@@ -174,28 +117,30 @@ final class ObserverList<Entry> {
         return nil
     }
 
-    /// Calls `body` with the id and entry of each observer registered before `limit` that has
-    /// not ended when its turn comes.
+    /// Calls `body` with the id and entry of each observer registered before `limit` that is
+    /// still registered when its turn comes.
     ///
     /// `limit` is the next id at the moment of the change being delivered, so an observer added
     /// after the change (during this delivery, or while the change waited in a queue) does not
-    /// hear it: it has seen the new value already.
+    /// hear it: it has seen the new value already. Before each call, observations ended on other
+    /// threads are taken in (`ended`, removed by `removeEnded`), so an observation ended before
+    /// its turn is not called.
     @inlinable
     func forEachObserver(
-        registeredBefore limit: ObservationID, _ body: (ObservationID, Entry) -> Void
+        registeredBefore limit: ObservationID, endedElsewhere ended: EndedObservations,
+        removeEnded: () -> Void, _ body: (ObservationID, Entry) -> Void
     ) {
         activeDeliveries += 1
         var index = 0
         // Slots appended during the walk have ids of `limit` or more, and no sweep runs while a
         // delivery walks, so the walk ends at the first slot past the limit.
         while index < slots.count {
+            if ended.mayHaveWaiting { removeEnded() }
             let slot = slots[index]
             if slot.id >= limit { break }
             if let box = slot.box {
                 // Unretained: the box outlives this call (see the type's documentation).
-                box._withUnsafeGuaranteedRef { box in
-                    if !box.record.isEnded { body(slot.id, box.entry) }
-                }
+                box._withUnsafeGuaranteedRef { body(slot.id, $0.entry) }
             }
             index += 1
         }
