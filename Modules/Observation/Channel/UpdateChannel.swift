@@ -12,7 +12,7 @@
 /// delivered to it.
 ///
 /// Subscriptions end as observations do (see ``ObservationToken``): from any thread; the handler
-/// is released at once on the thread the subscription was made on, otherwise at the channel's
+/// is released at once on the thread the channel was last subscribed from, otherwise at the channel's
 /// next use.
 ///
 /// Not thread-safe: use a channel from the isolation domain of its owner.

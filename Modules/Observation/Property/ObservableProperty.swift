@@ -29,7 +29,7 @@
 /// any thread; its handler is not called after that. The property keeps no reference to the
 /// token, and the token refers to the property weakly, so an observation keeps neither side alive.
 /// The property lets go of an ended observation's handler at once when the token ends on the
-/// thread the observation was made on, otherwise at the property's next use (a change, a new
+/// thread the property was last observed from, otherwise at the property's next use (a change, a new
 /// observation, ``observationCount``); never while that handler is being called. A handler that
 /// captures its observer strongly keeps it alive until then: capture `[weak self]`, or observe
 /// with a target, which is held weakly.
