@@ -48,9 +48,11 @@ public struct Console: Sendable {
 
 /// Writes all of `text` to a file descriptor, retrying short and interrupted writes.
 ///
-/// A closed pipe ends the process by SIGPIPE once the terminal is put back (see
-/// `TerminalInput.endByBrokenPipe()`).
+/// Once a reader has closed the descriptor (EPIPE: `… | head`), what is written to it is
+/// dropped, and the program is told once (see ``ClosedOutput``): it writes what is pending and
+/// then ends by SIGPIPE, as it does on SIGINT or SIGTERM.
 func writeAll(_ text: String, to descriptor: Int32) {
+    guard !ClosedOutput.isClosed(descriptor) else { return }
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
@@ -58,7 +60,10 @@ func writeAll(_ text: String, to descriptor: Int32) {
             write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         }
         if written < 0, errno == EINTR { continue }
-        if written < 0, errno == EPIPE { TerminalInput.endByBrokenPipe() }
+        if written < 0, errno == EPIPE {
+            ClosedOutput.readerClosed(descriptor)
+            return
+        }
         guard written > 0 else { return }
         offset += written
     }

@@ -16,7 +16,9 @@ import Dispatch
 /// cleanup runs as ordinary code on the main actor (a C signal handler may call almost nothing).
 /// After the cleanup, the terminal's settings are put back (`TerminalInput.restoreTerminal()`), since
 /// line editing switches it out of its normal mode. SIGPIPE is ignored, so a write to a closed
-/// pipe fails and the writer restores the terminal before ending by SIGPIPE.
+/// pipe fails instead of killing the process: a reader that stops early (`… | head`) is handled
+/// like a signal (see ``ClosedOutput``): what is pending is written, then the process ends by
+/// SIGPIPE.
 ///
 /// SIGKILL cannot be caught: what it can lose is what was not yet written, which is at most the
 /// edits of the autosave delay before it.
@@ -36,8 +38,16 @@ public final class ExitSignals {
     public init(cleanUp: @escaping @MainActor () async -> Void) {
         Self.isInstalled = true
         // A write to a closed pipe fails with EPIPE instead of killing the process at once, so
-        // the terminal can be put back first (see TerminalInput.endByBrokenPipe()).
+        // what is pending is written and the terminal put back first.
         signal(SIGPIPE, SIG_IGN)
+        ClosedOutput.setHandler { [weak self] in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self else { TerminalInput.endByBrokenPipe() }
+                    self.received(SIGPIPE, cleanUp: cleanUp)
+                }
+            }
+        }
         for signalNumber in Self.handled {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

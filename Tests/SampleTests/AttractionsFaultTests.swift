@@ -39,6 +39,49 @@ struct AttractionsFaultTests {
         #expect(try names() == ["Louvre"])
     }
 
+    @Test("a reader that stops early gets the edits written, and the sample ends by SIGPIPE")
+    func closedOutputWritesPending() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end open, which would
+        // keep the pipe from ever closing.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        let process = Process()
+        let input = Pipe()
+        process.executableURL = try SampleRunner.executable(named: "attractions")
+        process.arguments = ["--store", store]
+        process.standardInput = input
+        process.standardOutput = FileHandle(fileDescriptor: writeEnd, closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        close(writeEnd)
+
+        // Read as `head` would until the first edit shows, then stop reading and go away.
+        input.fileHandleForWriting.write(Data("add Louvre\n".utf8))
+        var seen: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while !String(decoding: seen, as: UTF8.self).contains("1. Louvre") {
+            let count = read(readEnd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            seen += buffer[0..<count]
+        }
+        close(readEnd)
+        // The next screen meets the closed pipe; its edit must still reach the file.
+        input.fileHandleForWriting.write(Data("add Eiffel\n".utf8))
+        // Should the sample not end by itself (the bug), end it rather than hang the suite.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGPIPE)
+        #expect(try names() == ["Louvre", "Eiffel"])
+    }
+
     @Test("SIGKILL loses at most the edits of the autosave delay before it")
     func sigkillBound() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
