@@ -25,7 +25,7 @@ enum SharingBenchmarks {
     private static func lockedSave(in folder: URL, stopwatch: Stopwatch) async {
         let document = attractions(100_000)
         let file = DocumentFile(url: folder.appending(path: "locked.json"), format: .attractions)
-        try? await file.save(document)
+        _ = try? await file.save(document)
         guard let snapshot = try? await file.readSnapshot() else {
             print("  a locked save: cannot write in \(folder.path)")
             return
@@ -34,7 +34,7 @@ enum SharingBenchmarks {
             measured: {
                 _ = try? await file.save(document, over: snapshot, merge: AttractionMerge.merge)
             },
-            reference: { try? await file.save(document) })
+            reference: { _ = try? await file.save(document) })
         Comparison(
             name: "a save of 100,000 attractions with the lock and the change check",
             measured: locked / 1e6, reference: plain / 1e6,
@@ -55,7 +55,7 @@ enum SharingBenchmarks {
             blackHole(AttractionMerge.merge(base: base, ours: ours, theirs: theirs))
         }
         let file = DocumentFile(url: folder.appending(path: "merge.json"), format: .attractions)
-        try? await file.save(base)
+        _ = try? await file.save(base)
         let load = await stopwatch.asyncNanoseconds { blackHole(try? await file.load()) }
         Comparison(
             name: "a merge of two 100,000-row versions with 100 edits on each side",

@@ -60,8 +60,8 @@ enum AtomicFile {
 
     /// What identifies the file's current contents cheaply.
     ///
-    /// The identity is the device, inode, size and modification time; a changed one means "read
-    /// it and compare". It is a hint for the watcher only: a freed inode can be reused by a save of
+    /// The identity is the device, inode, size, and modification and status-change times; a
+    /// changed one means "read it and compare". It is a hint for the watcher only: a freed inode can be reused by a save of
     /// the same size within one clock tick, so a save never trusts it and compares bytes instead.
     static func identity(of url: URL) throws(PersistenceError) -> FileIdentity? {
         let path = try resolvedPath(url)
@@ -79,17 +79,27 @@ enum AtomicFile {
     ///
     /// - Parameter steps: The file-system calls the replacement makes; the real ones unless a test
     ///   records them to check every state a power cut could leave.
+    /// - Returns: Whether the new file is known to be on disk: ``SaveDurability/unconfirmed(_:)``
+    ///   when it replaced the old one but the folder could not be flushed. That is a write that
+    ///   happened, not a failure: the file holds `data`.
+    /// - Throws: When the file still holds what it held before.
+    @discardableResult
     static func write(
         _ data: Data, to url: URL, steps: any FileReplacementSteps = POSIXReplacementSteps()
-    ) throws(PersistenceError) {
+    ) throws(PersistenceError) -> SaveDurability {
         let target = URL(fileURLWithPath: try resolvedPath(url))
         let folder = target.deletingLastPathComponent()
         try createFolder(folder, for: url)
-        let temporary = folder.appending(
-            path: ".\(target.lastPathComponent).\(UUID().uuidString).tmp"
-        ).path
+        let temporary = CompanionFiles(ofDocumentAt: target.path).temporaryPath()
         do throws(FileReplacementFailure) {
-            let handle = try steps.createNew(temporary)
+            let handle: Int32
+            do throws(FileReplacementFailure) {
+                handle = try steps.createNew(temporary)
+            } catch {
+                throw FileReplacementFailure(
+                    "cannot create a temporary file in \(folder.path) to write the new version into: \(error.reason)"
+                )
+            }
             var succeeded = false
             defer {
                 if !succeeded { steps.remove(temporary) }
@@ -102,9 +112,23 @@ enum AtomicFile {
             }
             try steps.rename(temporary, to: target.path)
             succeeded = true
-            try steps.syncFolder(folder.path)
         } catch {
             throw .unwritable(path: url.path, reason: error.reason)
+        }
+        do throws(FileReplacementFailure) {
+            try steps.syncFolder(folder.path)
+            return .durable
+        } catch {
+            return .unconfirmed(error.reason)
+        }
+    }
+
+    /// Removes the temporary files earlier saves of the document at `url` left behind (a process
+    /// killed mid-save leaves one). Call it only while holding the document's lock.
+    static func removeLeftovers(of url: URL) {
+        guard let target = try? resolvedPath(url) else { return }
+        for leftover in CompanionFiles(ofDocumentAt: target).leftoverTemporaryFiles() {
+            unlink(leftover)
         }
     }
 
@@ -165,12 +189,17 @@ enum AtomicFile {
 }
 
 /// What identifies a file's contents without reading them; see `AtomicFile.identity(of:)`.
-struct FileIdentity: Equatable, Sendable {
+package struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
+    /// The status-change time: any write moves it, and unlike the modification time no program
+    /// can set it back, so an in-place change of the same size with its old modification time
+    /// restored is still seen.
+    var changedSeconds: Int
+    var changedNanoseconds: Int
 
     init(_ status: stat) {
         device = UInt64(status.st_dev)
@@ -179,9 +208,13 @@ struct FileIdentity: Equatable, Sendable {
         #if canImport(Darwin)
             modifiedSeconds = status.st_mtimespec.tv_sec
             modifiedNanoseconds = status.st_mtimespec.tv_nsec
+            changedSeconds = status.st_ctimespec.tv_sec
+            changedNanoseconds = status.st_ctimespec.tv_nsec
         #else
             modifiedSeconds = status.st_mtim.tv_sec
             modifiedNanoseconds = status.st_mtim.tv_nsec
+            changedSeconds = status.st_ctim.tv_sec
+            changedNanoseconds = status.st_ctim.tv_nsec
         #endif
     }
 }

@@ -38,11 +38,14 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// Called when the file holds changes this process has not seen; see ``Reconcile``.
     public var reconcile: Reconcile?
 
+    /// Told things about the file that are not changes of the document (it was deleted by
+    /// another program, or written again after that), each a sentence.
+    public var notify: (@MainActor (String) -> Void)?
+
     private let clock: any Clock<Duration>
     private let merge: DocumentFile<Document>.Merge
     private let tracer: HopTracer
-    private var state = SaverState<Document>()
-    private var snapshot: DocumentSnapshot<Document>
+    private var state: SaverState<Document>
     private var timer: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
     private var flushWaiters: [CheckedContinuation<PersistenceError?, Never>] = []
@@ -66,7 +69,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         merge: @escaping DocumentFile<Document>.Merge
     ) {
         self.file = file
-        self.snapshot = snapshot
+        self.state = SaverState(base: snapshot)
         self.delay = delay
         self.clock = clock
         self.tracer = tracer
@@ -118,47 +121,53 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     private func run(_ effects: [SaverState<Document>.Effect]) {
         for effect in effects {
             switch effect {
-            case .startTimer:
-                startTimer()
+            case .startTimer(let generation):
+                startTimer(generation)
             case .cancelTimer:
                 timer?.cancel()
                 timer = nil
-            case .write(let document):
-                startWrite(document)
+            case .write(let document, let base):
+                startWrite(document, over: base)
+            case .checkFile(let base):
+                startCheck(against: base)
+            case .reconcile(let base, let fileDocument, let notices):
+                let current = takeIn(fileDocument, base: base, notices: notices)
+                run(state.reconciled(current))
+            case .notify(let message):
+                tracer.record(from: .persistence, to: .store, message)
+                notify?(message)
             case .publishStatus:
                 statusProperty.value = state.status
             case .finishFlushes(let error):
                 let waiters = flushWaiters
                 flushWaiters.removeAll()
                 for waiter in waiters { waiter.resume(returning: error) }
-            case .checkFile:
-                startCheck()
             }
         }
     }
 
-    private func startTimer() {
+    private func startTimer(_ generation: Int) {
         let clock = self.clock
         let delay = self.delay
         // The timer holds the saver strongly: a pending version keeps its saver alive until it is
         // written. (A version left pending by a failed write has no timer; call flush() before
-        // letting the saver go.) The task ends, and lets go.
+        // letting the saver go.) The task ends, and lets go. A timer cancelled after its sleep
+        // ended still reports, with its generation, and the state ignores it.
         timer = Task {
             do { try await clock.sleep(for: delay) } catch { return }
-            self.timer = nil
-            self.run(self.state.timerFired())
+            self.run(self.state.timerFired(generation: generation))
         }
     }
 
-    private func startWrite(_ document: Document) {
+    private func startWrite(_ document: Document, over base: DocumentSnapshot<Document>) {
         tracer.record(from: .persistence, to: .disk, "write \(file.path)")
         let file = self.file
-        let snapshot = self.snapshot
         let merge = self.merge
         Task {
             do throws(PersistenceError) {
-                let outcome = try await file.save(document, over: snapshot, merge: merge)
-                self.writeSucceeded(outcome, wrote: document)
+                let outcome = try await file.save(document, over: base, merge: merge)
+                self.tracer.record(from: .disk, to: .persistence, Self.describe(outcome))
+                self.run(self.state.writeSucceeded(outcome))
             } catch {
                 self.tracer.record(from: .disk, to: .persistence, "write failed: \(error)")
                 self.run(self.state.writeFailed(error))
@@ -166,70 +175,47 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         }
     }
 
-    private func writeSucceeded(_ outcome: SaveOutcome<Document>, wrote document: Document) {
-        snapshot = outcome.snapshot
-        writeCount += 1
-        if let merged = outcome.merged {
-            tracer.record(
-                from: .disk, to: .persistence, "written, merged with another process's save")
-            // Before the state machine may start the next write: that write must already hold
-            // what the merge brought in, or the next merge would read it as deleted here.
-            takeIn(merged.document, base: document, notices: merged.notices)
-        } else {
-            tracer.record(from: .disk, to: .persistence, "written")
+    private static func describe(_ outcome: SaveOutcome<Document>) -> String {
+        var words = outcome.merged == nil ? "written" : "written, merged with another process's save"
+        if case .unconfirmed(let reason) = outcome.durability {
+            words += ", not confirmed on disk: \(reason)"
         }
-        run(state.writeSucceeded())
+        return words
     }
 
-    private func startCheck() {
+    private func startCheck(against base: DocumentSnapshot<Document>) {
         let file = self.file
-        let snapshot = self.snapshot
         Task {
-            let result: Result<DocumentSnapshot<Document>?, PersistenceError>
             do throws(PersistenceError) {
-                result = .success(try await file.readSnapshot(ifChangedSince: snapshot))
+                let result = try await file.check(against: base)
+                switch result {
+                case .changed:
+                    self.tracer.record(
+                        from: .disk, to: .persistence, "another process saved \(file.path)")
+                case .unchanged(_, reread: true):
+                    self.tracer.record(
+                        from: .disk, to: .persistence,
+                        "\(file.path) was touched, its contents are unchanged")
+                case .unchanged, .deleted:
+                    break
+                }
+                self.run(self.state.fileChecked(result))
             } catch {
-                result = .failure(error)
+                // The next write meets the same problem and reports it; a check only tells the trace.
+                self.tracer.record(from: .disk, to: .persistence, "check failed: \(error)")
+                self.run(self.state.fileCheckFailed())
             }
-            self.fileChecked(result)
         }
     }
 
-    private func fileChecked(_ result: Result<DocumentSnapshot<Document>?, PersistenceError>) {
-        switch result {
-        case .success(let changed?) where reconcile != nil:
-            let base = snapshot.document
-            snapshot = changed
-            if let document = changed.document {
-                tracer.record(from: .disk, to: .persistence, "another process saved \(file.path)")
-                // Before a due write may start, for the same reason as after a merged write.
-                takeIn(document, base: base, notices: [])
-            }
-        case .success:
-            // Unchanged, or nobody to take the change in: the snapshot stays, so the next save
-            // merges what the other process saved instead of taking it as agreed on.
-            break
-        case .failure(let error):
-            // The next write meets the same problem and reports it; a check only tells the trace.
-            tracer.record(from: .disk, to: .persistence, "check failed: \(error)")
-        }
-        run(state.fileChecked())
-    }
-
-    /// Hands the file's version to the owner and makes its answer the pending version, so that
-    /// a pending version never lacks what the file holds (the next merge would read that as a
-    /// deletion).
-    private func takeIn(_ fileDocument: Document, base: Document?, notices: [String]) {
+    /// Hands the file's version to the owner; returns the owner's version afterwards, which
+    /// becomes the pending version if it differs from the file's.
+    private func takeIn(_ fileDocument: Document, base: Document?, notices: [String]) -> Document {
         guard let reconcile else {
             // No owner to tell: at least keep the pending version from undoing the file's changes.
-            if let pending = state.pending {
-                run(state.documentChanged(merge(base, pending, fileDocument).document))
-            }
-            return
+            guard let pending = state.pending else { return fileDocument }
+            return merge(base, pending, fileDocument).document
         }
-        let current = reconcile(base, fileDocument, notices)
-        if state.pending != nil || current != fileDocument {
-            run(state.documentChanged(current))
-        }
+        return reconcile(base, fileDocument, notices)
     }
 }

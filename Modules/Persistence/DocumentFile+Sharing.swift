@@ -20,24 +20,36 @@ extension DocumentFile {
     /// - Throws: ``PersistenceError``; the file is left untouched.
     @concurrent
     public func readSnapshot() async throws(PersistenceError) -> DocumentSnapshot<Document> {
-        try snapshotNow()
+        try await BlockingFileWork.run { () throws(PersistenceError) in try snapshotNow() }
     }
 
-    /// Reads the file if it changed since `snapshot`.
+    /// Looks whether the file changed since `snapshot`.
     ///
-    /// Cheap when nothing changed: the file's identity (inode, size, modification time) is
-    /// compared first, and the bytes are read only when it differs.
+    /// Cheap when nothing changed: the file's identity (device, inode, size, modification and
+    /// status-change times) is compared first, and the bytes are read only when it differs. A
+    /// file touched, or saved again with the same bytes, is ``FileCheck/unchanged(_:)`` with the
+    /// new identity, so the next check is cheap again.
     ///
-    /// - Returns: The new snapshot if the file's contents differ from `snapshot`'s, else `nil`.
     /// - Throws: ``PersistenceError`` if the changed file cannot be read or decoded.
     @concurrent
-    public func readSnapshot(ifChangedSince snapshot: DocumentSnapshot<Document>)
-        async throws(PersistenceError) -> DocumentSnapshot<Document>?
+    public func check(against snapshot: DocumentSnapshot<Document>)
+        async throws(PersistenceError) -> FileCheck<Document>
     {
-        let identity = try AtomicFile.identity(of: url)
-        if identity == snapshot.identity { return nil }
-        let current = try snapshotNow()
-        return current.bytes == snapshot.bytes ? nil : current
+        try await BlockingFileWork.run { () throws(PersistenceError) -> FileCheck<Document> in
+            let identity = try AtomicFile.identity(of: url)
+            if identity == snapshot.identity { return .unchanged(snapshot, reread: false) }
+            guard let bytes = try AtomicFile.read(url) else {
+                return snapshot.bytes == nil ? .unchanged(snapshot, reread: false) : .deleted
+            }
+            if snapshot.holds(bytes) {
+                return .unchanged(
+                    DocumentSnapshot(
+                        document: snapshot.document, bytes: snapshot.bytes, identity: identity),
+                    reread: true)
+            }
+            return .changed(
+                DocumentSnapshot(document: try decode(bytes), bytes: [UInt8](bytes), identity: identity))
+        }
     }
 
     /// Writes `document` without overwriting what another process saved since `base`.
@@ -51,12 +63,22 @@ extension DocumentFile {
     ///   it is unchanged; or, rarely, the new file is in place but its folder could not be flushed.
     @concurrent
     public func save(
-        _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge
+        _ document: Document, over base: DocumentSnapshot<Document>, merge: @escaping Merge
     ) async throws(PersistenceError) -> SaveOutcome<Document> {
+        try await BlockingFileWork.run { () throws(PersistenceError) in
+            try lockedSave(document, over: base, merge: merge)
+        }
+    }
+
+    /// The body of ``save(_:over:merge:)``; blocks its thread while it waits for the lock.
+    private func lockedSave(
+        _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge
+    ) throws(PersistenceError) -> SaveOutcome<Document> {
         let target = URL(fileURLWithPath: try AtomicFile.resolvedPath(url))
         try AtomicFile.createFolder(target.deletingLastPathComponent(), for: url)
         return try FileLock.withLock(forDocumentAt: target.path, reportedAs: path) {
             () throws(PersistenceError) -> SaveOutcome<Document> in
+            AtomicFile.removeLeftovers(of: url)
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document
@@ -67,11 +89,13 @@ extension DocumentFile {
                 written = result.document
             }
             let bytes = try encode(written)
-            try AtomicFile.write(bytes, to: url)
+            let durability = try AtomicFile.write(bytes, to: url)
             let snapshot = DocumentSnapshot(
                 document: written, bytes: [UInt8](bytes),
-                identity: try AtomicFile.identity(of: url))
-            return SaveOutcome(snapshot: snapshot, merged: merged)
+                identity: try? AtomicFile.identity(of: url))
+            return SaveOutcome(
+                snapshot: snapshot, merged: merged, durability: durability,
+                recreatedDeletedFile: onDisk == nil && base.bytes != nil)
         }
     }
 

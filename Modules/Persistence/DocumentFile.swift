@@ -13,7 +13,9 @@ public import Foundation
 ///   document or the new one, never a mix.
 ///
 /// Loading and saving run off the caller's actor (`@concurrent`): encoding a large document does
-/// not block the main actor.
+/// not block the main actor. The calls that block their thread (reading, writing, `fsync`,
+/// waiting for another process's lock) run on threads of their own (`BlockingFileWork`), never
+/// on the cooperative pool, whose few threads every task shares.
 public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// Where the document lives.
     public let url: URL
@@ -35,24 +37,35 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// - Throws: ``PersistenceError``; the file is left untouched.
     @concurrent
     public func load() async throws(PersistenceError) -> Document? {
-        guard let data = try AtomicFile.read(url) else { return nil }
+        guard let data = try await BlockingFileWork.run(read) else { return nil }
         return try decode(data)
     }
 
     /// Writes `document` in the current format, atomically and durably.
     ///
+    /// - Returns: Whether the new file is known to be on disk (see ``SaveDurability``).
     /// - Throws: ``PersistenceError/unwritable(path:reason:)``; the previous file is intact.
     @concurrent
-    public func save(_ document: Document) async throws(PersistenceError) {
-        try AtomicFile.write(encode(document), to: url)
+    @discardableResult
+    public func save(_ document: Document) async throws(PersistenceError) -> SaveDurability {
+        try await BlockingFileWork.run { () throws(PersistenceError) in
+            try AtomicFile.write(encode(document), to: url)
+        }
     }
 
     /// Writes `document` through `steps` instead of the real file-system calls, so a test can
     /// record them and check every state a power cut could leave.
+    @discardableResult
     package func save(_ document: Document, steps: any FileReplacementSteps)
-        throws(PersistenceError)
+        throws(PersistenceError) -> SaveDurability
     {
         try AtomicFile.write(encode(document), to: url, steps: steps)
+    }
+
+    /// The file's bytes, or `nil` if there is none (blocks its thread).
+    @Sendable
+    private func read() throws(PersistenceError) -> Data? {
+        try AtomicFile.read(url)
     }
 
     /// The bytes a save writes: the envelope with the current version.

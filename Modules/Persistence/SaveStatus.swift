@@ -4,6 +4,10 @@ public enum SaveStatus: Equatable, Sendable {
     case saved
     /// A version waits for the autosave delay, or is being written.
     case pending
+    /// Everything is written, but the system could not confirm the last write is on disk (for
+    /// this reason): a power cut could still bring the previous version back. The next write
+    /// flushes again.
+    case unconfirmed(String)
     /// The last write failed, `attempts` times in a row; its version is still pending and the next
     /// change or flush tries again. The count makes a repeated failure a new status, so a screen
     /// hears of it again.

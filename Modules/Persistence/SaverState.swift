@@ -1,34 +1,80 @@
 /// The decisions of a ``CoalescingSaver``, as a pure state machine: each method is named for
 /// what happened, updates the state, and returns the effects for the saver to run.
 ///
-/// No I/O, no tasks, no clock: every transition is tested directly. Every state × event pair is
-/// decided; an event that cannot happen in a state (a timer firing that was never started, a write
-/// finishing that was never started) is named as such in the code and changes nothing.
+/// No I/O, no tasks, no clock: every transition is tested directly. The saver is always in one
+/// ``Stage``; what it does with the file is the stage, so two writes, or a write and a check,
+/// cannot both be running, and an event that does not fit the stage (a write finishing that was
+/// never started, a timer firing after it was cancelled or replaced) changes nothing.
 ///
 /// The rules:
 /// - A change replaces the pending version; the first change after a quiet spell starts the
 ///   timer, so a burst of changes is one write.
 /// - The saver does one thing with the file at a time: a write, or a check for another process's
 ///   save. A timer or flush that comes during one is carried out when it ends.
+/// - **The merge base** is the file as this process last read or wrote it (``base``). It moves
+///   to what a write wrote, to what a check found, and to "no file" when the file was deleted; a
+///   failed write leaves it where it was.
+/// - **Another process's save is taken in before the next write.** When a write merged, or a
+///   check found the file changed, the owner takes the file's version in
+///   (``Effect/reconcile(base:file:notices:)``) and its answer (``reconciled(_:)``) becomes the
+///   pending version before anything else is written: a pending version that lacked the file's
+///   changes would read them as deleted here at the next merge.
+/// - **A deleted file** is not a deletion of the list: the owner is told, the base becomes "no
+///   file", and the next change writes the whole list again (a write that finds the file gone
+///   says so too).
+/// - A write that reached the file but could not be confirmed on disk (a failed folder flush)
+///   is a written version: the base moves, nothing stays pending, and the status says
+///   ``SaveStatus/unconfirmed(_:)`` until a later write is confirmed.
 /// - A failed write keeps its version pending (unless a newer one came meanwhile), reports the
 ///   failure with a count of failures in a row, and is tried again on the next change or flush.
 /// - A flush cancels the timer, writes what is pending, and finishes when nothing is pending or
 ///   being written, with the last write's failure if it failed (it does not retry forever).
 public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
+    /// What the saver is doing.
+    public enum Stage: Equatable, Sendable {
+        /// Nothing: no timer runs, and the file is free.
+        case idle
+        /// The timer of this generation runs; when it fires, the pending version is written.
+        case waiting(timer: Int)
+        /// This version is being written.
+        case writing(Document)
+        /// The file is being read for another process's save; `then` follows.
+        case checking(then: Next)
+        /// The owner is taking in the file's version, `file`; `then` follows.
+        case reconciling(file: Document, then: Next)
+    }
+
+    /// What follows a check or a reconcile.
+    public enum Next: Equatable, Sendable {
+        /// Whatever the pending version and a flush call for.
+        case nothing
+        /// The timer of this generation still runs.
+        case timer(Int)
+        /// The timer fired meanwhile: write.
+        case write
+    }
+
     /// An effect the saver runs.
     public enum Effect: Equatable, Sendable {
-        /// Start the timer; ``timerFired()`` follows after the delay.
-        case startTimer
+        /// Start a timer of this generation; ``timerFired(generation:)`` follows after the delay.
+        case startTimer(generation: Int)
         /// Cancel the running timer.
         case cancelTimer
-        /// Write this version; ``writeSucceeded()`` or ``writeFailed(_:)`` follows.
-        case write(Document)
+        /// Write this version, merging with the file if it no longer holds `base`;
+        /// ``writeSucceeded(_:)`` or ``writeFailed(_:)`` follows.
+        case write(Document, over: DocumentSnapshot<Document>)
+        /// Look whether the file changed since `base`; ``fileChecked(_:)`` or
+        /// ``fileCheckFailed()`` follows.
+        case checkFile(against: DocumentSnapshot<Document>)
+        /// Ask the owner to take the file's version in, given the version both last agreed on;
+        /// ``reconciled(_:)`` follows with the owner's version afterwards.
+        case reconcile(base: Document?, file: Document, notices: [String])
+        /// Tell the owner something that is not a change of the document.
+        case notify(String)
         /// Publish the saver's ``status``.
         case publishStatus
         /// Finish every waiting flush, with this failure or none.
         case finishFlushes(PersistenceError?)
-        /// Read the file to see whether another process saved; ``fileChecked()`` follows.
-        case checkFile
     }
 
     /// A write's failure, and how many writes failed in a row.
@@ -39,23 +85,30 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         public var attempts: Int
     }
 
+    /// What the saver is doing.
+    public private(set) var stage: Stage = .idle
     /// The newest version not yet handed to a write.
     public private(set) var pending: Document?
-    /// The version being written, if a write runs.
-    public private(set) var writing: Document?
-    /// Whether the timer runs.
-    public private(set) var isTimerRunning = false
-    /// Whether the timer ran out while the file was busy, so a write is due when it is free.
-    public private(set) var isWriteDue = false
+    /// The file as this process last read or wrote it: the base of the next merge.
+    public private(set) var base: DocumentSnapshot<Document>
     /// Whether a flush waits.
     public private(set) var isFlushing = false
-    /// Whether a check of the file runs.
-    public private(set) var isCheckingFile = false
     /// The failure of the last write; `nil` after a success.
     public private(set) var failure: Failure?
+    /// Why the last write could not be confirmed on disk, if it could not.
+    public private(set) var unconfirmed: String?
+    private var timerGenerations = 0
 
-    /// Creates the state of a saver with nothing to write.
-    public init() {}
+    /// Creates the state of a saver with nothing to write, whose file held `base` when read.
+    public init(base: DocumentSnapshot<Document> = .missing) {
+        self.base = base
+    }
+
+    /// The version being written, if a write runs.
+    public var writing: Document? {
+        guard case .writing(let document) = stage else { return nil }
+        return document
+    }
 
     /// Whether a version waits to be written or is being written.
     public var hasUnsavedChanges: Bool { pending != nil || writing != nil }
@@ -63,107 +116,214 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     /// Where saving stands.
     public var status: SaveStatus {
         if let failure { return .failed(failure.error, attempts: failure.attempts) }
-        return hasUnsavedChanges ? .pending : .saved
+        if hasUnsavedChanges { return .pending }
+        if let unconfirmed { return .unconfirmed(unconfirmed) }
+        return .saved
     }
-
-    private var isFileBusy: Bool { writing != nil || isCheckingFile }
 
     // MARK: Events
 
     /// A new version of the document was made.
     public mutating func documentChanged(_ document: Document) -> [Effect] {
-        let wasSaved = status == .saved
-        pending = document
-        var effects: [Effect] = wasSaved ? [.publishStatus] : []
-        if !isFileBusy && !isTimerRunning && !isWriteDue {
-            isTimerRunning = true
-            effects.append(.startTimer)
+        publishingStatus { state in
+            state.pending = document
+            guard state.stage == .idle else { return [] }
+            return state.startTimer()
         }
-        return effects
     }
 
-    /// The timer ran out.
-    public mutating func timerFired() -> [Effect] {
-        guard isTimerRunning else { return [] }  // impossible: a cancelled timer does not fire
-        isTimerRunning = false
-        isWriteDue = true
-        return isFileBusy ? [] : startDueWrite()
+    /// The timer of `generation` ran out; a timer cancelled or replaced since is ignored.
+    public mutating func timerFired(generation: Int) -> [Effect] {
+        publishingStatus { state in
+            switch state.stage {
+            case .waiting(generation):
+                return state.startWrite()
+            case .checking(then: .timer(generation)):
+                state.stage = .checking(then: .write)
+            case .reconciling(let file, then: .timer(generation)):
+                state.stage = .reconciling(file: file, then: .write)
+            default:
+                break  // stale: cancelled after it had already run out, or replaced
+            }
+            return []
+        }
     }
 
     /// A flush was asked for: write what is pending now.
     public mutating func flushRequested() -> [Effect] {
-        var effects: [Effect] = []
-        if isTimerRunning {
-            isTimerRunning = false
-            effects.append(.cancelTimer)
+        publishingStatus { state in
+            switch state.stage {
+            case .idle:
+                guard state.pending != nil else { return [.finishFlushes(state.failure?.error)] }
+                state.isFlushing = true
+                return state.startWrite()
+            case .waiting:
+                state.isFlushing = true
+                return [.cancelTimer] + state.startWrite()
+            case .writing:
+                state.isFlushing = true
+                return []
+            case .checking(let then):
+                state.isFlushing = true
+                guard case .timer = then else { return [] }
+                state.stage = .checking(then: .nothing)
+                return [.cancelTimer]
+            case .reconciling(let file, let then):
+                state.isFlushing = true
+                guard case .timer = then else { return [] }
+                state.stage = .reconciling(file: file, then: .nothing)
+                return [.cancelTimer]
+            }
         }
-        if isFileBusy || pending != nil {
-            isFlushing = true
-            isWriteDue = pending != nil
-            return isFileBusy ? effects : effects + startDueWrite()
-        }
-        return effects + [.finishFlushes(failure?.error)]
     }
 
-    /// The running write succeeded.
-    public mutating func writeSucceeded() -> [Effect] {
-        guard writing != nil else { return [] }  // impossible: no write was started
-        writing = nil
-        failure = nil
-        return [.publishStatus] + fileBecameFree()
+    /// The running write succeeded; `outcome` says what the file holds now.
+    public mutating func writeSucceeded(_ outcome: SaveOutcome<Document>) -> [Effect] {
+        publishingStatus { state in
+            guard case .writing(let written) = state.stage else { return [] }  // none started
+            state.base = outcome.snapshot
+            state.failure = nil
+            if case .unconfirmed(let reason) = outcome.durability {
+                state.unconfirmed = reason
+            } else {
+                state.unconfirmed = nil
+            }
+            var effects: [Effect] = []
+            if outcome.recreatedDeletedFile {
+                effects.append(.notify(SaverNotice.recreated))
+            }
+            if let merged = outcome.merged {
+                // Before anything else is written: see "another process's save" above.
+                state.stage = .reconciling(file: merged.document, then: .nothing)
+                return effects
+                    + [.reconcile(base: written, file: merged.document, notices: merged.notices)]
+            }
+            return effects + state.fileBecameFree()
+        }
     }
 
     /// The running write failed; its version stays pending unless a newer one is.
     public mutating func writeFailed(_ error: PersistenceError) -> [Effect] {
-        guard let failed = writing else { return [] }  // impossible: no write was started
-        writing = nil
-        if pending == nil { pending = failed }
-        failure = Failure(error: error, attempts: (failure?.attempts ?? 0) + 1)
-        guard isFlushing else { return [.publishStatus] }
-        // A flush ends with the failure instead of retrying forever; the version stays pending.
-        isFlushing = false
-        isWriteDue = false
-        return [.publishStatus, .finishFlushes(error)]
+        publishingStatus { state in
+            guard case .writing(let failed) = state.stage else { return [] }  // none started
+            state.stage = .idle
+            if state.pending == nil { state.pending = failed }
+            state.failure = Failure(error: error, attempts: (state.failure?.attempts ?? 0) + 1)
+            guard state.isFlushing else { return [] }
+            // A flush ends with the failure instead of retrying forever; the version stays pending.
+            state.isFlushing = false
+            return [.finishFlushes(error)]
+        }
     }
 
     /// The periodic check for another process's save is due; skipped while the file is busy.
     public mutating func checkDue() -> [Effect] {
-        guard !isFileBusy else { return [] }
-        isCheckingFile = true
-        return [.checkFile]
+        switch stage {
+        case .idle:
+            stage = .checking(then: .nothing)
+        case .waiting(let timer):
+            stage = .checking(then: .timer(timer))
+        case .writing, .checking, .reconciling:
+            return []
+        }
+        return [.checkFile(against: base)]
     }
 
-    /// The check of the file ended (the saver hands what it found to its owner).
-    public mutating func fileChecked() -> [Effect] {
-        guard isCheckingFile else { return [] }  // impossible: no check was started
-        isCheckingFile = false
-        return fileBecameFree()
+    /// The check of the file ended with `result`.
+    public mutating func fileChecked(_ result: FileCheck<Document>) -> [Effect] {
+        publishingStatus { state in
+            guard case .checking(let then) = state.stage else { return [] }  // none started
+            switch result {
+            case .unchanged(let snapshot, _):
+                state.base = snapshot
+            case .changed(let snapshot):
+                let agreed = state.base.document
+                state.base = snapshot
+                if let file = snapshot.document {
+                    state.stage = .reconciling(file: file, then: then)
+                    return [.reconcile(base: agreed, file: file, notices: [])]
+                }
+            case .deleted:
+                state.base = .missing
+                return [.notify(SaverNotice.deleted)] + state.proceed(then)
+            }
+            return state.proceed(then)
+        }
+    }
+
+    /// The check of the file failed; the next write meets the same problem and reports it.
+    public mutating func fileCheckFailed() -> [Effect] {
+        publishingStatus { state in
+            guard case .checking(let then) = state.stage else { return [] }  // none started
+            return state.proceed(then)
+        }
+    }
+
+    /// The owner took the file's version in; `current` is the owner's version now.
+    public mutating func reconciled(_ current: Document) -> [Effect] {
+        publishingStatus { state in
+            guard case .reconciling(let file, let then) = state.stage else { return [] }
+            // The owner's unsaved changes, or changes the file lacks: write them.
+            if state.pending != nil || current != file { state.pending = current }
+            return state.proceed(then)
+        }
     }
 
     // MARK: Decisions
 
-    private mutating func startDueWrite() -> [Effect] {
-        isWriteDue = false
-        guard let document = pending else { return [] }
-        pending = nil
-        writing = document
-        return [.write(document)]
+    /// Runs `body`, and publishes the status first if it changed.
+    private mutating func publishingStatus(_ body: (inout Self) -> [Effect]) -> [Effect] {
+        let before = status
+        let effects = body(&self)
+        return status == before ? effects : [.publishStatus] + effects
     }
 
-    /// What follows a write or check: a due write, the timer for a version that came meanwhile,
-    /// or the end of a flush.
-    private mutating func fileBecameFree() -> [Effect] {
-        if pending != nil {
-            if isFlushing || isWriteDue { return startDueWrite() }
-            if !isTimerRunning {
-                isTimerRunning = true
-                return [.startTimer]
-            }
+    private mutating func startTimer() -> [Effect] {
+        timerGenerations += 1
+        stage = .waiting(timer: timerGenerations)
+        return [.startTimer(generation: timerGenerations)]
+    }
+
+    private mutating func startWrite() -> [Effect] {
+        guard let document = pending else { return fileBecameFree() }
+        pending = nil
+        stage = .writing(document)
+        return [.write(document, over: base)]
+    }
+
+    /// What follows a check or a reconcile, given what happened meanwhile.
+    private mutating func proceed(_ then: Next) -> [Effect] {
+        switch then {
+        case .nothing:
+            return fileBecameFree()
+        case .write:
+            return startWrite()
+        case .timer(let timer):
+            guard !isFlushing, pending != nil else { return [.cancelTimer] + fileBecameFree() }
+            stage = .waiting(timer: timer)
             return []
         }
-        isWriteDue = false
+    }
+
+    /// What follows when the file is free and no timer runs: a write for a flush, the timer for
+    /// a version that came meanwhile, or the end of a flush.
+    private mutating func fileBecameFree() -> [Effect] {
+        stage = .idle
+        if pending != nil {
+            return isFlushing ? startWrite() : startTimer()
+        }
         guard isFlushing else { return [] }
         isFlushing = false
-        return [.finishFlushes(nil)]
+        return [.finishFlushes(failure?.error)]
     }
+}
+
+/// The sentences a saver tells its owner about the file (``SaverState/Effect/notify(_:)``).
+package enum SaverNotice {
+    /// The file was found deleted by a check.
+    package static let deleted =
+        "the file was deleted by another program; the document is still open here, and the next change writes it to the file again"
+    /// A write found the file deleted and made it anew.
+    package static let recreated =
+        "the file had been deleted by another program; it was written again with the open document"
 }

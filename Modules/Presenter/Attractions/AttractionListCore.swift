@@ -144,7 +144,13 @@ public struct AttractionListCore: Equatable, Sendable {
     }
 
     private static func saveProblem(_ saving: AttractionSavingState) -> String? {
-        guard case .failed(let message, let attempts) = saving else { return nil }
-        return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
+        switch saving {
+        case .saved, .pending:
+            return nil
+        case .unconfirmed(let message):
+            return message
+        case .failed(let message, let attempts):
+            return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
+        }
     }
 }

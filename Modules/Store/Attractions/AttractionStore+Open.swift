@@ -37,6 +37,7 @@ extension AttractionStore {
         saver.reconcile = { [weak store] base, fileVersion, notices in
             store?.takeIn(base: base, fileVersion: fileVersion, notices: notices) ?? fileVersion
         }
+        saver.notify = { [weak store] message in store?.post(message) }
         if let watchInterval { saver.watch(every: watchInterval) }
         return (store, saver)
     }

@@ -247,12 +247,14 @@ extension AttractionStore {
             guard let applied = list.apply(change) else { continue }
             publish(applied)
         }
-        for message in notices + merge.notices {
-            noticeCount += 1
-            noticeProperty.value = AttractionStoreNotice(
-                sequenceNumber: noticeCount, message: message)
-        }
+        for message in notices + merge.notices { post(message) }
         return list.attractions
+    }
+
+    /// Publishes `message` as the store's newest notice.
+    func post(_ message: String) {
+        noticeCount += 1
+        noticeProperty.value = AttractionStoreNotice(sequenceNumber: noticeCount, message: message)
     }
 }
 
@@ -261,6 +263,8 @@ extension AttractionSavingState {
         switch status {
         case .saved: self = .saved
         case .pending: self = .pending
+        case .unconfirmed(let reason):
+            self = .unconfirmed(message: "the last save was written but not confirmed on disk: \(reason)")
         case .failed(let error, let attempts):
             self = .failed(message: error.description, attempts: attempts)
         }

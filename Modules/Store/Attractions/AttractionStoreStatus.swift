@@ -4,13 +4,17 @@ public enum AttractionSavingState: Equatable, Sendable {
     case saved
     /// A change waits to be written.
     case pending
+    /// Everything is written, but the system could not confirm that the last write is on disk;
+    /// `message` says why. A power cut could still bring the previous version back; the next edit
+    /// writes and flushes again.
+    case unconfirmed(message: String)
     /// The last write failed, `attempts` times in a row; the change is kept and the next edit or
     /// the exit tries again. `message` says what went wrong and where.
     case failed(message: String, attempts: Int)
 }
 
 /// Something the user should hear about that is not an edit of theirs: a conflict resolved while
-/// taking in another process's save.
+/// taking in another process's save, or the file deleted by another program.
 public struct AttractionStoreNotice: Equatable, Sendable {
     /// Counts notices, so that two notices with the same text are still two.
     public var sequenceNumber: Int
