@@ -77,15 +77,19 @@ enum AtomicFile {
 
     /// Replaces the file at `url` with `data`, atomically and durably, creating its folder if needed.
     ///
-    /// - Parameter steps: The file-system calls the replacement makes; the real ones unless a test
-    ///   records them to check every state a power cut could leave.
+    /// - Parameters:
+    ///   - steps: The file-system calls the replacement makes; the real ones unless a test
+    ///     records them to check every state a power cut could leave.
+    ///   - confirmLock: Asked just before the rename whether the save's lock is still held (see
+    ///     `FileLock.Held`); when it is not, nothing is replaced.
     /// - Returns: Whether the new file is known to be on disk: ``SaveDurability/unconfirmed(_:)``
     ///   when it replaced the old one but the folder could not be flushed. That is a write that
     ///   happened, not a failure: the file holds `data`.
     /// - Throws: When the file still holds what it held before.
     @discardableResult
     static func write(
-        _ data: Data, to url: URL, steps: any FileReplacementSteps = POSIXReplacementSteps()
+        _ data: Data, to url: URL, steps: any FileReplacementSteps = POSIXReplacementSteps(),
+        confirmLock: () -> Bool = { true }
     ) throws(PersistenceError) -> SaveDurability {
         let target = URL(fileURLWithPath: try resolvedPath(url))
         let folder = target.deletingLastPathComponent()
@@ -109,6 +113,11 @@ enum AtomicFile {
                 try steps.copyPermissions(from: target.path, to: handle)
                 try steps.write(data, to: handle)
                 try steps.sync(handle)
+            }
+            guard confirmLock() else {
+                throw FileReplacementFailure(
+                    "another program deleted the lock file while this save held it, so another save may have run at the same time; nothing was written"
+                )
             }
             try steps.rename(temporary, to: target.path)
             succeeded = true

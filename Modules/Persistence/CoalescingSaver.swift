@@ -166,6 +166,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         Task {
             do throws(PersistenceError) {
                 let outcome = try await file.save(document, over: base, merge: merge)
+                self.writeCount += 1
                 self.tracer.record(from: .disk, to: .persistence, Self.describe(outcome))
                 self.run(self.state.writeSucceeded(outcome))
             } catch {

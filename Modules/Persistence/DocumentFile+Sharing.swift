@@ -77,7 +77,7 @@ extension DocumentFile {
         let target = URL(fileURLWithPath: try AtomicFile.resolvedPath(url))
         try AtomicFile.createFolder(target.deletingLastPathComponent(), for: url)
         return try FileLock.withLock(forDocumentAt: target.path, reportedAs: path) {
-            () throws(PersistenceError) -> SaveOutcome<Document> in
+            held throws(PersistenceError) -> SaveOutcome<Document> in
             AtomicFile.removeLeftovers(of: url)
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
@@ -89,13 +89,24 @@ extension DocumentFile {
                 written = result.document
             }
             let bytes = try encode(written)
-            let durability = try AtomicFile.write(bytes, to: url)
+            let durability = try AtomicFile.write(bytes, to: url) {
+                held.confirm { isUnchanged(since: onDisk) }
+            }
             let snapshot = DocumentSnapshot(
                 document: written, bytes: [UInt8](bytes),
                 identity: try? AtomicFile.identity(of: url))
             return SaveOutcome(
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)
+        }
+    }
+
+    /// Whether the file still holds `bytes` (`nil`: there is still no file).
+    private func isUnchanged(since bytes: Data?) -> Bool {
+        do throws(PersistenceError) {
+            return try AtomicFile.read(url) == bytes
+        } catch {
+            return false
         }
     }
 

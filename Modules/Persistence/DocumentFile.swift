@@ -41,7 +41,11 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         return try decode(data)
     }
 
-    /// Writes `document` in the current format, atomically and durably.
+    /// Writes `document` in the current format, atomically and durably, over whatever the file
+    /// holds.
+    ///
+    /// The save holds the document's lock (see ``save(_:over:merge:)``), so it never interleaves
+    /// with another process's save, and removes the temporary files a killed save left behind.
     ///
     /// - Returns: Whether the new file is known to be on disk (see ``SaveDurability``).
     /// - Throws: ``PersistenceError/unwritable(path:reason:)``; the previous file is intact.
@@ -49,7 +53,15 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     @discardableResult
     public func save(_ document: Document) async throws(PersistenceError) -> SaveDurability {
         try await BlockingFileWork.run { () throws(PersistenceError) in
-            try AtomicFile.write(encode(document), to: url)
+            let bytes = try encode(document)
+            let target = try AtomicFile.resolvedPath(url)
+            try AtomicFile.createFolder(URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
+            return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
+                held throws(PersistenceError) in
+                AtomicFile.removeLeftovers(of: url)
+                // Whatever another save wrote meanwhile, this one replaces it.
+                return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
+            }
         }
     }
 

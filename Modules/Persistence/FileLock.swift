@@ -30,33 +30,109 @@ enum FileLock {
     /// How long a save waits for another process to release the lock.
     static let patience: Duration = .seconds(10)
 
+    /// The lock, held. A save confirms with it, just before it replaces the document, that the
+    /// lock file it holds is still the one at the lock's path (``confirm()``).
+    final class Held {
+        private var descriptor: Int32
+        private let lockPath: String
+        private let documentPath: String
+        private let shownPath: String
+        private let deadline: ContinuousClock.Instant
+        /// Whether the lock was lost: its file deleted or replaced, and another process may have
+        /// saved meanwhile.
+        private(set) var isLost = false
+
+        /// Takes the lock, waiting until `deadline` for another process to let go of it.
+        fileprivate init(
+            lockPath: String, documentPath: String, shownPath: String,
+            deadline: ContinuousClock.Instant
+        ) throws(PersistenceError) {
+            self.lockPath = lockPath
+            self.documentPath = documentPath
+            self.shownPath = shownPath
+            self.deadline = deadline
+            descriptor = -1
+            descriptor = try lockFileAtPath()
+        }
+
+        /// Opens and locks the lock file until the file locked is the one at the path: one
+        /// deleted or replaced while this process waited may be another process's lock no more.
+        private func lockFileAtPath() throws(PersistenceError) -> Int32 {
+            while true {
+                let candidate = try FileLock.openLockFile(
+                    lockPath, sharingWith: documentPath, reportedAs: shownPath)
+                do throws(PersistenceError) {
+                    try FileLock.waitForLock(
+                        candidate, at: lockPath, until: deadline, reportedAs: shownPath)
+                } catch {
+                    close(candidate)
+                    throw error
+                }
+                if FileLock.isFile(candidate, at: lockPath) { return candidate }
+                flock(candidate, LOCK_UN)
+                close(candidate)
+            }
+        }
+
+        /// Whether this process still holds the lock at the path.
+        ///
+        /// When the lock file was deleted or replaced, the lock is taken again at the path, and
+        /// `unchangedMeanwhile` is asked whether the document is still as this save read it (no
+        /// other save got in); only then is the answer yes.
+        func confirm(unchangedMeanwhile: () -> Bool) -> Bool {
+            while !FileLock.isFile(descriptor, at: lockPath) {
+                release()
+                do throws(PersistenceError) {
+                    descriptor = try lockFileAtPath()
+                } catch {
+                    isLost = true
+                    return false
+                }
+                guard unchangedMeanwhile() else {
+                    isLost = true
+                    return false
+                }
+            }
+            return true
+        }
+
+        fileprivate func release() {
+            guard descriptor >= 0 else { return }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
     /// Runs `body` while holding the lock for the document at `path` (links already followed).
+    ///
+    /// If the lock file is deleted or replaced while it is held, another process may lock the new
+    /// one. `body` finds that out through ``Held/confirm(unchangedMeanwhile:)`` before it replaces
+    /// the document; if another save got in meanwhile, it throws, and `body` runs again under the
+    /// lock (reading what the other process saved), until ``patience`` runs out.
     ///
     /// This blocks its thread while it waits: call it from `BlockingFileWork`, never on the
     /// cooperative pool.
     static func withLock<Result>(
         forDocumentAt path: String, reportedAs shownPath: String,
-        _ body: () throws(PersistenceError) -> Result
+        _ body: (Held) throws(PersistenceError) -> Result
     ) throws(PersistenceError) -> Result {
         let lockPath = CompanionFiles(ofDocumentAt: path).lockPath
         let deadline = ContinuousClock.now.advanced(by: patience)
         while true {
-            let descriptor = try openLockFile(lockPath, sharingWith: path, reportedAs: shownPath)
-            defer { close(descriptor) }
-            try waitForLock(descriptor, at: lockPath, until: deadline, reportedAs: shownPath)
-            guard isFile(descriptor, at: lockPath) else {
-                // Deleted or replaced while this process waited: another process may hold the
-                // file now at the path. Lock that one instead.
-                flock(descriptor, LOCK_UN)
+            let held = try Held(
+                lockPath: lockPath, documentPath: path, shownPath: shownPath, deadline: deadline)
+            defer { held.release() }
+            do {
+                return try body(held)
+            } catch where held.isLost && ContinuousClock.now < deadline {
                 continue
             }
-            defer { flock(descriptor, LOCK_UN) }
-            return try body()
         }
     }
 
     /// Opens the lock file, creating it with the document's group and group permissions.
-    private static func openLockFile(
+    fileprivate static func openLockFile(
         _ lockPath: String, sharingWith documentPath: String, reportedAs shownPath: String
     ) throws(PersistenceError) -> Int32 {
         var document = stat()
@@ -88,7 +164,7 @@ enum FileLock {
     }
 
     /// Waits, polling, until `descriptor` is locked or `deadline` passes.
-    private static func waitForLock(
+    fileprivate static func waitForLock(
         _ descriptor: Int32, at lockPath: String, until deadline: ContinuousClock.Instant,
         reportedAs shownPath: String
     ) throws(PersistenceError) {
@@ -109,7 +185,7 @@ enum FileLock {
     }
 
     /// Whether the file open as `descriptor` is the one at `path` now.
-    private static func isFile(_ descriptor: Int32, at path: String) -> Bool {
+    fileprivate static func isFile(_ descriptor: Int32, at path: String) -> Bool {
         var held = stat()
         var current = stat()
         guard fstat(descriptor, &held) == 0, stat(path, &current) == 0 else { return false }

@@ -19,7 +19,8 @@ package import Foundation
 package protocol FileReplacementSteps: Sendable {
     /// Creates the file at `path`, which must not exist, readable and writable by its owner only.
     func createNew(_ path: String) throws(FileReplacementFailure) -> Int32
-    /// Gives the new file the mode (and owner, where allowed) of the file at `target`, if any.
+    /// Gives the new file the mode, and the owner and group as far as allowed, of the file at
+    /// `target`, if any.
     func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure)
     /// Writes all of `data`.
     func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure)
@@ -65,8 +66,12 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     {
         var status = stat()
         guard stat(target, &status) == 0 else { return }
-        // Changing the owner needs privileges most processes lack; the mode is what matters.
-        _ = fchown(handle, status.st_uid, status.st_gid)
+        // Keep the owner and group as far as this process may: changing the owner needs
+        // privileges most processes lack, but a member of the file's group may keep the group,
+        // so that the others who share the file can still read and save it.
+        if fchown(handle, status.st_uid, status.st_gid) != 0 {
+            _ = fchown(handle, uid_t.max, status.st_gid)
+        }
         guard fchmod(handle, status.st_mode & 0o7777) == 0 else {
             throw FileReplacementFailure(
                 "cannot keep the file's permissions: \(FileReplacementFailure.current.reason)")

@@ -7,58 +7,85 @@ struct SaverStateTests {
     typealias State = SaverState<String>
     private let failure = PersistenceError.unwritable(path: "/a.json", reason: "disk full")
 
+    /// The file as a write of `document` leaves it.
+    private func file(_ document: String) -> DocumentSnapshot<String> {
+        DocumentSnapshot(document: document, bytes: Array(document.utf8))
+    }
+
+    private func written(_ document: String) -> SaveOutcome<String> {
+        SaveOutcome(snapshot: file(document))
+    }
+
     @Test("the first change starts the timer; more changes only replace the pending version")
     func burstStartsOneTimer() {
         var state = State()
 
-        #expect(state.documentChanged("v1") == [.publishStatus, .startTimer])
+        #expect(state.documentChanged("v1") == [.publishStatus, .startTimer(generation: 1)])
         #expect(state.documentChanged("v2") == [])
         #expect(state.documentChanged("v3") == [])
         #expect(state.pending == "v3")
+        #expect(state.stage == .waiting(timer: 1))
         #expect(state.status == .pending)
     }
 
-    @Test("the timer writes the newest version; success publishes the saved status")
+    @Test("the timer writes the newest version over the base; success moves the base")
     func timerWritesNewest() {
-        var state = State()
+        var state = State(base: file("v0"))
         _ = state.documentChanged("v1")
         _ = state.documentChanged("v2")
 
-        #expect(state.timerFired() == [.write("v2")])
+        #expect(state.timerFired(generation: 1) == [.write("v2", over: file("v0"))])
         #expect(state.writing == "v2")
-        #expect(state.writeSucceeded() == [.publishStatus])
+        #expect(state.writeSucceeded(written("v2")) == [.publishStatus])
         #expect(state.status == .saved)
+        #expect(state.base == file("v2"))
+        #expect(state.stage == .idle)
     }
 
-    @Test("a change during a write waits for it, then starts the timer")
+    @Test("a timer that fires after it was cancelled or replaced changes nothing")
+    func staleTimerIgnored() {
+        var state = State()
+        _ = state.documentChanged("v1")
+        _ = state.flushRequested()  // cancels timer 1, whose sleep may already have ended
+        _ = state.writeSucceeded(written("v1"))
+        _ = state.documentChanged("v2")  // timer 2
+        let before = state
+
+        #expect(state.timerFired(generation: 1) == [])
+        #expect(state == before)
+        #expect(state.timerFired(generation: 2) == [.write("v2", over: file("v1"))])
+    }
+
+    @Test("a change during a write waits for it, then starts a new timer")
     func changeDuringWriteWaits() {
         var state = State()
         _ = state.documentChanged("v1")
-        _ = state.timerFired()
+        _ = state.timerFired(generation: 1)
 
         #expect(state.documentChanged("v2") == [])
-        #expect(state.writeSucceeded() == [.publishStatus, .startTimer])
-        #expect(state.timerFired() == [.write("v2")])
+        #expect(state.writeSucceeded(written("v1")) == [.startTimer(generation: 2)])
+        #expect(state.timerFired(generation: 2) == [.write("v2", over: file("v1"))])
     }
 
-    @Test("a failed write keeps its version, and a second failure is a new status")
+    @Test("a failed write keeps its version and the base, and a second failure is a new status")
     func repeatedFailureIsNews() {
-        var state = State()
+        var state = State(base: file("v0"))
         _ = state.documentChanged("v1")
-        _ = state.timerFired()
+        _ = state.timerFired(generation: 1)
 
         #expect(state.writeFailed(failure) == [.publishStatus])
         #expect(state.status == .failed(failure, attempts: 1))
         #expect(state.pending == "v1")
-        #expect(state.documentChanged("v2") == [.startTimer])
-        _ = state.timerFired()
+        #expect(state.base == file("v0"))
+        #expect(state.documentChanged("v2") == [.startTimer(generation: 2)])
+        _ = state.timerFired(generation: 2)
         #expect(state.writeFailed(failure) == [.publishStatus])
 
         #expect(state.status == .failed(failure, attempts: 2))
         #expect(state.pending == "v2")
         _ = state.documentChanged("v3")
-        _ = state.timerFired()
-        #expect(state.writeSucceeded() == [.publishStatus])
+        _ = state.timerFired(generation: 3)
+        #expect(state.writeSucceeded(written("v3")) == [.publishStatus])
         #expect(state.status == .saved)
     }
 
@@ -66,7 +93,7 @@ struct SaverStateTests {
     func failureKeepsNewerVersion() {
         var state = State()
         _ = state.documentChanged("v1")
-        _ = state.timerFired()
+        _ = state.timerFired(generation: 1)
         _ = state.documentChanged("v2")
 
         _ = state.writeFailed(failure)
@@ -74,13 +101,98 @@ struct SaverStateTests {
         #expect(state.pending == "v2")
     }
 
+    @Test("a write that reached the file but was not confirmed on disk is written, and says so")
+    func unconfirmedWrite() {
+        var state = State()
+        _ = state.documentChanged("v1")
+        _ = state.timerFired(generation: 1)
+
+        let outcome = SaveOutcome(snapshot: file("v1"), durability: .unconfirmed("I/O error"))
+        #expect(state.writeSucceeded(outcome) == [.publishStatus])
+        #expect(state.status == .unconfirmed("I/O error"))
+        #expect(state.pending == nil)
+        #expect(state.base == file("v1"))
+
+        _ = state.documentChanged("v2")
+        _ = state.timerFired(generation: 2)
+        _ = state.writeSucceeded(written("v2"))
+        #expect(state.status == .saved)
+    }
+
+    @Test("a merged write has the owner take the file in before anything else is written")
+    func mergedWriteReconcilesFirst() {
+        var state = State(base: file("v0"))
+        _ = state.documentChanged("ours")
+        _ = state.timerFired(generation: 1)
+        _ = state.documentChanged("ours+1")  // made during the write
+
+        let outcome = SaveOutcome(
+            snapshot: file("merged"), merged: MergeResult(document: "merged", notices: ["n"]))
+        #expect(
+            state.writeSucceeded(outcome) == [
+                .reconcile(base: "ours", file: "merged", notices: ["n"])
+            ])
+        #expect(state.stage == .reconciling(file: "merged", then: .nothing))
+        #expect(state.base == file("merged"))
+        // The owner's answer replaces the pending version made without the file's changes.
+        #expect(state.reconciled("merged+1") == [.startTimer(generation: 2)])
+        #expect(state.pending == "merged+1")
+        #expect(state.timerFired(generation: 2) == [.write("merged+1", over: file("merged"))])
+    }
+
+    @Test("a reconcile whose answer is the file's version leaves nothing to write")
+    func reconcileWithNothingOfOurs() {
+        var state = State(base: file("v0"))
+        _ = state.checkDue()
+
+        #expect(
+            state.fileChecked(.changed(file("theirs")))
+                == [.reconcile(base: "v0", file: "theirs", notices: [])])
+        #expect(state.reconciled("theirs") == [])
+        #expect(state.stage == .idle)
+        #expect(state.status == .saved)
+    }
+
+    @Test("a check that finds the file touched but unchanged takes its new identity as the base")
+    func touchedFileMovesBase() {
+        var state = State(base: file("v0"))
+        _ = state.checkDue()
+        let touched = DocumentSnapshot(document: "v0", bytes: Array("v0".utf8))
+
+        #expect(state.fileChecked(.unchanged(touched, reread: true)) == [])
+        #expect(state.base == touched)
+        #expect(state.stage == .idle)
+    }
+
+    @Test("a deleted file is told, becomes the base, and the next change writes the list again")
+    func deletedFile() {
+        var state = State(base: file("v0"))
+        _ = state.checkDue()
+
+        #expect(state.fileChecked(.deleted) == [.notify(SaverNotice.deleted)])
+        #expect(state.base == .missing)
+        #expect(state.pending == nil)
+        _ = state.documentChanged("v1")
+        #expect(state.timerFired(generation: 1) == [.write("v1", over: .missing)])
+    }
+
+    @Test("a write that found the file deleted and wrote it again says so")
+    func recreatedFile() {
+        var state = State(base: file("v0"))
+        _ = state.documentChanged("v1")
+        _ = state.timerFired(generation: 1)
+
+        let outcome = SaveOutcome(snapshot: file("v1"), recreatedDeletedFile: true)
+        #expect(state.writeSucceeded(outcome) == [.publishStatus, .notify(SaverNotice.recreated)])
+    }
+
     @Test("a flush cancels the timer and writes at once, then finishes")
     func flushWritesNow() {
         var state = State()
         _ = state.documentChanged("v1")
 
-        #expect(state.flushRequested() == [.cancelTimer, .write("v1")])
-        #expect(state.writeSucceeded() == [.publishStatus, .finishFlushes(nil)])
+        #expect(state.flushRequested() == [.cancelTimer, .write("v1", over: .missing)])
+        #expect(state.writeSucceeded(written("v1")) == [.publishStatus, .finishFlushes(nil)])
         #expect(!state.isFlushing)
     }
 
@@ -95,12 +207,12 @@ struct SaverStateTests {
     func flushDuringWrite() {
         var state = State()
         _ = state.documentChanged("v1")
-        _ = state.timerFired()
+        _ = state.timerFired(generation: 1)
         _ = state.documentChanged("v2")
 
         #expect(state.flushRequested() == [])
-        #expect(state.writeSucceeded() == [.publishStatus, .write("v2")])
-        #expect(state.writeSucceeded() == [.publishStatus, .finishFlushes(nil)])
+        #expect(state.writeSucceeded(written("v1")) == [.write("v2", over: file("v1"))])
+        #expect(state.writeSucceeded(written("v2")) == [.publishStatus, .finishFlushes(nil)])
     }
 
     @Test("a flush whose write fails ends with the failure instead of retrying forever")
@@ -114,17 +226,38 @@ struct SaverStateTests {
         #expect(!state.isFlushing)
     }
 
-    @Test("a check of the file waits while a write runs, and a write due during a check follows it")
+    @Test("a flush during a check cancels the timer and writes when the check ends")
+    func flushDuringCheck() {
+        var state = State()
+        _ = state.documentChanged("v1")
+        _ = state.checkDue()
+
+        #expect(state.flushRequested() == [.cancelTimer])
+        #expect(
+            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)])
+    }
+
+    @Test("a check waits while a write runs, and a timer that fires during a check writes after it")
     func checksAndWritesTakeTurns() {
         var state = State()
         _ = state.documentChanged("v1")
-        #expect(state.checkDue() == [.checkFile])
+        #expect(state.checkDue() == [.checkFile(against: .missing)])
         #expect(state.checkDue() == [])
 
-        #expect(state.timerFired() == [])
-        #expect(state.isWriteDue)
-        #expect(state.fileChecked() == [.write("v1")])
+        #expect(state.timerFired(generation: 1) == [])
+        #expect(state.stage == .checking(then: .write))
+        #expect(state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)])
         #expect(state.checkDue() == [])
+    }
+
+    @Test("a check that fails lets the running timer go on")
+    func failedCheck() {
+        var state = State()
+        _ = state.documentChanged("v1")
+        _ = state.checkDue()
+
+        #expect(state.fileCheckFailed() == [])
+        #expect(state.stage == .waiting(timer: 1))
     }
 
     @Test("a change during a check waits for it, then starts the timer")
@@ -133,18 +266,20 @@ struct SaverStateTests {
         _ = state.checkDue()
 
         #expect(state.documentChanged("v1") == [.publishStatus])
-        #expect(state.fileChecked() == [.startTimer])
+        #expect(state.fileChecked(.unchanged(.missing, reread: false)) == [.startTimer(generation: 1)])
     }
 
-    @Test("events that cannot happen in a state change nothing")
+    @Test("events that do not fit the stage change nothing")
     func impossibleEvents() {
         var state = State()
         let before = state
 
-        #expect(state.timerFired() == [])
-        #expect(state.writeSucceeded() == [])
+        #expect(state.timerFired(generation: 1) == [])
+        #expect(state.writeSucceeded(written("v1")) == [])
         #expect(state.writeFailed(failure) == [])
-        #expect(state.fileChecked() == [])
+        #expect(state.fileChecked(.deleted) == [])
+        #expect(state.fileCheckFailed() == [])
+        #expect(state.reconciled("v1") == [])
         #expect(state == before)
     }
 }

@@ -1,0 +1,260 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCStore
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What other programs do to a store's files while it runs: delete its lock, touch it, delete it,
+/// leave temporary files behind, hold its lock. Nothing acknowledged may be lost, and nothing may
+/// run without bound.
+@MainActor
+@Suite("A store's files, as other programs treat them")
+struct FileHazardTests {
+    private func open(
+        _ url: URL, watch: Duration? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>) {
+        try await AttractionStore.open(at: url, clock: clock, watchInterval: watch)
+    }
+
+    @Test("a lock file deleted again and again never lets two saves through at once")
+    func deletedLockFile() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let file = DocumentFile(url: url, format: .attractions)
+        // A large list, so that each save holds the lock long enough for a deletion to fall in.
+        try await file.save((0..<5_000).map { Attraction(name: "row \($0)") })
+        let first = try await open(url)
+        let second = try await open(url)
+
+        let stop = Atomic<Bool>(false)
+        let lockPath = folder.file(".a.json.lock").path
+        let deleter = Thread {
+            while !stop.load(ordering: .relaxed) {
+                unlink(lockPath)
+                usleep(20_000)
+            }
+        }
+        deleter.start()
+        defer { stop.store(true, ordering: .relaxed) }
+
+        func addTen(to side: (store: AttractionStore, saver: CoalescingSaver<[Attraction]>), _ name: String)
+            async throws
+        {
+            for index in 1...10 {
+                try side.store.add(Attraction(name: "\(name) \(index)"))
+                try await side.saver.flush()
+            }
+        }
+        async let firstAdds: Void = addTen(to: first, "first")
+        async let secondAdds: Void = addTen(to: second, "second")
+        _ = try await (firstAdds, secondAdds)
+        stop.store(true, ordering: .relaxed)
+
+        let names = Set(try #require(try await file.load()).map(\.name))
+        let added = (1...10).flatMap { ["first \($0)", "second \($0)"] }
+        #expect(added.filter { !names.contains($0) } == [], "adds lost")
+    }
+
+    @Test("a check after the file was touched reads it once, then knows it unchanged")
+    func touchedFileReadOnce() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
+        try await file.save([Attraction(name: "Louvre")])
+        let snapshot = try await file.readSnapshot()
+        usleep(10_000)  // a new timestamp, however coarse the clock
+        #expect(utimes(file.path, nil) == 0)  // `touch`
+
+        guard case .unchanged(let touched, reread: true) = try await file.check(against: snapshot)
+        else {
+            Issue.record("a touched file should be read once and found unchanged")
+            return
+        }
+        guard case .unchanged(_, reread: false) = try await file.check(against: touched) else {
+            Issue.record("the touched file was read again: a watcher would re-read it for ever")
+            return
+        }
+    }
+
+    @Test("an in-place change of the same size, with the modification time put back, is seen")
+    func sameSizeChangeSeen() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
+        try await file.save([Attraction(name: "Louvre")])
+        let snapshot = try await file.readSnapshot()
+        var before = stat()
+        #expect(stat(file.path, &before) == 0)
+        usleep(10_000)
+
+        // Another program rewrites one letter in place and sets the old modification time back.
+        let bytes = try #require(try FileHandle(forReadingFrom: file.url).readToEnd())
+        let changed = Data(String(decoding: bytes, as: UTF8.self).replacing("Louvre", with: "Lourve").utf8)
+        let handle = try FileHandle(forWritingTo: file.url)
+        try handle.write(contentsOf: changed)
+        try handle.close()
+        #if canImport(Darwin)
+            var times = [before.st_atimespec, before.st_mtimespec]
+        #else
+            var times = [before.st_atim, before.st_mtim]
+        #endif
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+
+        guard case .changed(let found) = try await file.check(against: snapshot) else {
+            Issue.record("the change was not seen")
+            return
+        }
+        #expect(found.document?.map(\.name) == ["Lourve"])
+    }
+
+    @Test("a store whose file is deleted says so, keeps its list, and the next edit writes it")
+    func deletedFileIsTold() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let clock = TestClock()
+        let opened = try await open(url, watch: .seconds(1), clock: clock)
+        try opened.store.add(Attraction(name: "Louvre"))
+        try await opened.saver.flush()
+        await clock.waitForSleepers(1)
+
+        try FileManager.default.removeItem(at: url)
+        clock.advance(by: .seconds(1))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while opened.store.notice.value == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+
+        #expect(opened.store.notice.value?.message == SaverNotice.deleted)
+        #expect(opened.store.attractions.map(\.name) == ["Louvre"])
+        #expect(!FileManager.default.fileExists(atPath: url.path), "recreated without an edit")
+        try opened.store.add(Attraction(name: "Orsay"))
+        try await opened.saver.flush()
+        #expect(try await opened.saver.file.load()?.map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test("a save that finds its file deleted writes the list again and says so")
+    func recreatedFileIsTold() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await open(url)
+        try opened.store.add(Attraction(name: "Louvre"))
+        try await opened.saver.flush()
+
+        try FileManager.default.removeItem(at: url)
+        try opened.store.add(Attraction(name: "Orsay"))
+        try await opened.saver.flush()
+
+        #expect(opened.store.notice.value?.message == SaverNotice.recreated)
+        #expect(try await opened.saver.file.load()?.map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test(
+        "a document with a name as long as the system allows is saved, lock and all",
+        arguments: [214, 250, 255])
+    func longNames(length: Int) async throws {
+        let folder = try TemporaryFolder()
+        // Two-byte letters, so a name cut short could be cut inside one.
+        let letters = length - 5
+        let name =
+            String(repeating: "é", count: letters / 2) + String(repeating: "a", count: letters % 2)
+            + ".json"
+        #expect(name.utf8.count == length)
+        let opened = try await open(folder.file(name))
+
+        try opened.store.add(Attraction(name: "Louvre"))
+        try await opened.saver.flush()
+
+        #expect(try await opened.saver.file.load()?.map(\.name) == ["Louvre"])
+        #expect(try folder.contents().allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    @Test("a save removes the temporary files killed saves left, and only those")
+    func leftoversRemoved() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
+        let leftovers = [
+            ".a.json.\(UUID().uuidString).tmp",  // as earlier versions named them
+            ".a.json.0badf00d.tmp",
+        ]
+        let others = [".b.json.0badf00d.tmp", ".a.json.notes.tmp", "a.json.0badf00d.tmp"]
+        for name in leftovers + others {
+            #expect(FileManager.default.createFile(atPath: folder.file(name).path, contents: Data(count: 10)))
+        }
+
+        try await file.save([Attraction(name: "Louvre")])
+
+        #expect(try folder.contents() == ([".a.json.lock", "a.json"] + others).sorted())
+    }
+
+    @Test("a save whose folder cannot be flushed reports the file written but unconfirmed")
+    func unconfirmedSave() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
+
+        let durability = try file.save([Attraction(name: "Louvre")], steps: FolderSyncFails())
+
+        #expect(durability == .unconfirmed("I/O error"))
+        #expect(try await file.load()?.map(\.name) == ["Louvre"])
+    }
+
+    @Test("saves waiting for another process's lock leave the cooperative pool free")
+    func lockWaitsOffThePool() async throws {
+        let folder = try TemporaryFolder()
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        // Another process holds each document's lock (a lock on a descriptor of its own).
+        var held: [Int32] = []
+        for index in 0..<count {
+            let descriptor = openFile(folder.file(".d\(index).json.lock").path, O_RDWR | O_CREAT, 0o600)
+            #expect(flock(descriptor, LOCK_EX) == 0)
+            held.append(descriptor)
+        }
+        let files = (0..<count).map {
+            DocumentFile(url: folder.file("d\($0).json"), format: .attractions)
+        }
+        let saves = files.map { file in
+            Task.detached { try await file.save([Attraction(name: "row")]) }
+        }
+        try await Task.sleep(for: .milliseconds(100))  // every save is waiting now
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        await Task.detached { await Task.yield() }.value
+        let waited = clock.now - start
+        for descriptor in held { close(descriptor) }
+        for save in saves { _ = try await save.value }
+
+        #expect(waited < .seconds(2), "a task waited \(waited) for a thread of the pool")
+    }
+}
+
+/// Real file-system calls, except that flushing the folder fails.
+private struct FolderSyncFails: FileReplacementSteps {
+    private let real = POSIXReplacementSteps()
+    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 { try real.createNew(path) }
+    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
+        try real.copyPermissions(from: target, to: handle)
+    }
+    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
+        try real.write(data, to: handle)
+    }
+    func sync(_ handle: Int32) throws(FileReplacementFailure) { try real.sync(handle) }
+    func close(_ handle: Int32) { real.close(handle) }
+    func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
+        try real.rename(source, to: destination)
+    }
+    func syncFolder(_ path: String) throws(FileReplacementFailure) {
+        throw FileReplacementFailure("I/O error")
+    }
+    func remove(_ path: String) { real.remove(path) }
+}
+
+/// The C library's `open`.
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
