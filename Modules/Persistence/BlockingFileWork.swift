@@ -16,7 +16,8 @@ enum BlockingFileWork {
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Swift.Result<Result, PersistenceError>, Never>) in
             queue.async {
-                continuation.resume(returning: Swift.Result { () throws(PersistenceError) in try work() })
+                continuation.resume(
+                    returning: Swift.Result { () throws(PersistenceError) in try work() })
             }
         }
         return try outcome.get()

@@ -177,7 +177,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     }
 
     private static func describe(_ outcome: SaveOutcome<Document>) -> String {
-        var words = outcome.merged == nil ? "written" : "written, merged with another process's save"
+        var words =
+            outcome.merged == nil ? "written" : "written, merged with another process's save"
         if case .unconfirmed(let reason) = outcome.durability {
             words += ", not confirmed on disk: \(reason)"
         }

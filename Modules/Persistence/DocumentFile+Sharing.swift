@@ -48,7 +48,8 @@ extension DocumentFile {
                     reread: true)
             }
             return .changed(
-                DocumentSnapshot(document: try decode(bytes), bytes: [UInt8](bytes), identity: identity))
+                DocumentSnapshot(
+                    document: try decode(bytes), bytes: [UInt8](bytes), identity: identity))
         }
     }
 

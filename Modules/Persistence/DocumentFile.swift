@@ -55,7 +55,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         try await BlockingFileWork.run { () throws(PersistenceError) in
             let bytes = try encode(document)
             let target = try AtomicFile.resolvedPath(url)
-            try AtomicFile.createFolder(URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
+            try AtomicFile.createFolder(
+                URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
             return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
                 held throws(PersistenceError) in
                 AtomicFile.removeLeftovers(of: url)

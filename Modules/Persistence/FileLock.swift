@@ -24,7 +24,7 @@ import Foundation
 /// a debugger) would block every other save: a save waits at most ``patience`` for the lock, then
 /// fails with a clear error and keeps its version pending, instead of hanging its program's exit.
 ///
-/// A new lock file gets the document's group and group permissions, so every member of a group
+/// A new lock file is readable by all and gets the document's group, so every member of a group
 /// that shares the document can lock it.
 enum FileLock {
     /// How long a save waits for another process to release the lock.
@@ -125,13 +125,18 @@ enum FileLock {
             defer { held.release() }
             do {
                 return try body(held)
-            } catch where held.isLost && ContinuousClock.now < deadline {
+            } catch  where held.isLost && ContinuousClock.now < deadline {
                 continue
             }
         }
     }
 
-    /// Opens the lock file, creating it with the document's group and group permissions.
+    /// Opens the lock file, creating it readable by all and with the document's group.
+    ///
+    /// `flock` needs only a descriptor open for reading, so any user who may read the lock file
+    /// can lock it: every member of a group that shares the document, even if the lock file was
+    /// made before the document was shared. A lock file holds nothing, so reading it tells
+    /// nothing.
     fileprivate static func openLockFile(
         _ lockPath: String, sharingWith documentPath: String, reportedAs shownPath: String
     ) throws(PersistenceError) -> Int32 {
@@ -139,26 +144,23 @@ enum FileLock {
         let hasDocument = stat(documentPath, &document) == 0
         let created = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if created >= 0 {
-            if hasDocument {
-                // The group only: the owner stays this user. Both are best effort; the lock works
-                // for this user either way.
-                _ = fchown(created, uid_t.max, document.st_gid)
-                _ = fchmod(created, 0o600 | (document.st_mode & 0o060))
-            }
+            // Best effort: the lock works for this user either way. The owner stays this user.
+            if hasDocument { _ = fchown(created, uid_t.max, document.st_gid) }
+            _ = fchmod(created, 0o644 | (hasDocument ? document.st_mode & 0o060 : 0))
             return created
         }
         // No permission to create it in the folder says more than "no such file" below.
         let creationFailure = errno == EEXIST ? nil : AtomicFile.lastError()
         var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
         if descriptor < 0 && errno == EACCES {
-            // A lock file another user made without group write (earlier versions made them
-            // 0600): reading is enough for `flock`.
+            // A lock file another user made: reading is enough for `flock`.
             descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
         }
         guard descriptor >= 0 else {
-            let failure = creationFailure ?? AtomicFile.lastError()
-            throw .unwritable(
-                path: shownPath, reason: "cannot open the lock file \(lockPath): \(failure)")
+            let reason =
+                creationFailure.map { "cannot create the lock file \(lockPath): \($0)" }
+                ?? "cannot open the lock file \(lockPath): \(AtomicFile.lastError())"
+            throw .unwritable(path: shownPath, reason: reason)
         }
         return descriptor
     }

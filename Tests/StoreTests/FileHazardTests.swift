@@ -45,7 +45,9 @@ struct FileHazardTests {
         deleter.start()
         defer { stop.store(true, ordering: .relaxed) }
 
-        func addTen(to side: (store: AttractionStore, saver: CoalescingSaver<[Attraction]>), _ name: String)
+        func addTen(
+            to side: (store: AttractionStore, saver: CoalescingSaver<[Attraction]>), _ name: String
+        )
             async throws
         {
             for index in 1...10 {
@@ -95,7 +97,8 @@ struct FileHazardTests {
 
         // Another program rewrites one letter in place and sets the old modification time back.
         let bytes = try #require(try FileHandle(forReadingFrom: file.url).readToEnd())
-        let changed = Data(String(decoding: bytes, as: UTF8.self).replacing("Louvre", with: "Lourve").utf8)
+        let changed = Data(
+            String(decoding: bytes, as: UTF8.self).replacing("Louvre", with: "Lourve").utf8)
         let handle = try FileHandle(forWritingTo: file.url)
         try handle.write(contentsOf: changed)
         try handle.close()
@@ -184,7 +187,9 @@ struct FileHazardTests {
         ]
         let others = [".b.json.0badf00d.tmp", ".a.json.notes.tmp", "a.json.0badf00d.tmp"]
         for name in leftovers + others {
-            #expect(FileManager.default.createFile(atPath: folder.file(name).path, contents: Data(count: 10)))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.file(name).path, contents: Data(count: 10)))
         }
 
         try await file.save([Attraction(name: "Louvre")])
@@ -210,7 +215,8 @@ struct FileHazardTests {
         // Another process holds each document's lock (a lock on a descriptor of its own).
         var held: [Int32] = []
         for index in 0..<count {
-            let descriptor = openFile(folder.file(".d\(index).json.lock").path, O_RDWR | O_CREAT, 0o600)
+            let descriptor = openFile(
+                folder.file(".d\(index).json.lock").path, O_RDWR | O_CREAT, 0o600)
             #expect(flock(descriptor, LOCK_EX) == 0)
             held.append(descriptor)
         }
@@ -236,7 +242,9 @@ struct FileHazardTests {
 /// Real file-system calls, except that flushing the folder fails.
 private struct FolderSyncFails: FileReplacementSteps {
     private let real = POSIXReplacementSteps()
-    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 { try real.createNew(path) }
+    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
+        try real.createNew(path)
+    }
     func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
         try real.copyPermissions(from: target, to: handle)
     }

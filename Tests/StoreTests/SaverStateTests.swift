@@ -234,7 +234,8 @@ struct SaverStateTests {
 
         #expect(state.flushRequested() == [.cancelTimer])
         #expect(
-            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)])
+            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)]
+        )
     }
 
     @Test("a check waits while a write runs, and a timer that fires during a check writes after it")
@@ -246,7 +247,9 @@ struct SaverStateTests {
 
         #expect(state.timerFired(generation: 1) == [])
         #expect(state.stage == .checking(then: .write))
-        #expect(state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)])
+        #expect(
+            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)]
+        )
         #expect(state.checkDue() == [])
     }
 
@@ -266,7 +269,8 @@ struct SaverStateTests {
         _ = state.checkDue()
 
         #expect(state.documentChanged("v1") == [.publishStatus])
-        #expect(state.fileChecked(.unchanged(.missing, reread: false)) == [.startTimer(generation: 1)])
+        #expect(
+            state.fileChecked(.unchanged(.missing, reread: false)) == [.startTimer(generation: 1)])
     }
 
     @Test("events that do not fit the stage change nothing")

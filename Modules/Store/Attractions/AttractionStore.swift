@@ -264,7 +264,8 @@ extension AttractionSavingState {
         case .saved: self = .saved
         case .pending: self = .pending
         case .unconfirmed(let reason):
-            self = .unconfirmed(message: "the last save was written but not confirmed on disk: \(reason)")
+            self = .unconfirmed(
+                message: "the last save was written but not confirmed on disk: \(reason)")
         case .failed(let error, let attempts):
             self = .failed(message: error.description, attempts: attempts)
         }

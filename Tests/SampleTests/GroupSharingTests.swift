@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One attractions file shared by the members of a group, each running the sample as themselves.
+///
+/// Needs two real users: the test runs the sample through `setpriv` with numeric user and group
+/// ids, which only the superuser may do (CI runs as root), and is skipped otherwise.
+@Suite(
+    "An attractions file shared by a group",
+    .enabled(
+        if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+struct GroupSharingTests {
+    private static let owner: uid_t = 5_001
+    private static let member: uid_t = 5_002
+    private static let group: gid_t = 4_242
+
+    private let folder = FileManager.default.temporaryDirectory.appending(
+        path: "group-sharing-\(UUID().uuidString)")
+    private var store: String { folder.appending(path: "attractions.json").path }
+
+    /// Runs the sample as `user`, a member of the shared group, with `script` as its input.
+    private func run(as user: uid_t, primaryGroup: gid_t, _ script: String) throws -> SampleRun {
+        let input = folder.appending(path: "script-\(UUID().uuidString)")
+        try Data(script.utf8).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let output = Pipe()
+        let errors = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--reuid=\(user)", "--regid=\(primaryGroup)", "--groups=\(Self.group)",
+            try SampleRunner.executable(named: "attractions").path, "--store", store,
+        ]
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return SampleRun(
+            output: String(decoding: printed, as: UTF8.self),
+            errors: String(decoding: complaints, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    private func status(of path: String) -> stat {
+        var status = stat()
+        _ = stat(path, &status)
+        return status
+    }
+
+    @Test("a member of the file's group saves it, and the group and its owner can still save")
+    func memberAndOwnerTakeTurns() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o777) == 0)
+
+        // The owner makes the list and shares it with the group, as `chmod g+rw` would.
+        let first = try run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(chmod(store, 0o660) == 0)
+
+        let second = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.errors.isEmpty)
+        // The member's save keeps the file's group (it cannot keep the owner).
+        #expect(status(of: store).st_gid == Self.group)
+        #expect(status(of: store).st_mode & 0o777 == 0o660)
+
+        let third = try run(as: Self.owner, primaryGroup: Self.owner, "add Eiffel\n")
+        #expect(third.status == 0, "\(third.errors)")
+        #expect(third.output.contains("3. Eiffel"))
+        #expect(third.output.contains("2. Orsay"))
+    }
+
+    @Test("a user who may not write in the folder is told which file could not be made")
+    func folderWithoutWritePermission() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o755) == 0)  // the superuser's; others may only read
+        let empty = Data(#"{"document":[],"formatVersion":2}"#.utf8)
+        #expect(FileManager.default.createFile(atPath: store, contents: empty))
+        #expect(chmod(store, 0o666) == 0)
+
+        let withoutLock = try run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
+        #expect(withoutLock.errors.contains("cannot create the lock file"), "\(withoutLock.errors)")
+
+        let lock = folder.appending(path: ".attractions.json.lock").path
+        #expect(FileManager.default.createFile(atPath: lock, contents: nil))
+        let withLock = try run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
+        #expect(
+            withLock.errors.contains("cannot create a temporary file in \(folder.path)"),
+            "\(withLock.errors)")
+        #expect(withLock.status == 1)
+    }
+}
