@@ -132,8 +132,9 @@ enum AtomicFile {
         }
     }
 
-    /// Removes the temporary files earlier saves of the document at `url` left behind (a process
-    /// killed mid-save leaves one). Call it only while holding the document's lock.
+    /// Removes the temporary files killed saves of the document at `url` left behind.
+    ///
+    /// Call it only while holding the document's lock.
     static func removeLeftovers(of url: URL) {
         guard let target = try? resolvedPath(url) else { return }
         for leftover in CompanionFiles(ofDocumentAt: target).leftoverTemporaryFiles() {

@@ -52,9 +52,10 @@ struct CompanionFiles {
         return folder.appending(path: "\(stem).\(random).tmp").path
     }
 
-    /// The temporary files a save left behind (a killed process's): every file in the folder
-    /// named like this document's temporary files. Only a process holding the document's lock
-    /// may remove them, since a save in progress holds the lock.
+    /// The temporary files killed saves left behind.
+    ///
+    /// Every file in the folder named like this document's temporary files. Only a process
+    /// holding the document's lock may remove them, since a save in progress holds the lock.
     func leftoverTemporaryFiles() -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return []

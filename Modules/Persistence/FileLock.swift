@@ -30,8 +30,10 @@ enum FileLock {
     /// How long a save waits for another process to release the lock.
     static let patience: Duration = .seconds(10)
 
-    /// The lock, held. A save confirms with it, just before it replaces the document, that the
-    /// lock file it holds is still the one at the lock's path (``confirm()``).
+    /// The lock, held.
+    ///
+    /// A save confirms with it, just before it replaces the document, that the lock file it
+    /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
     final class Held {
         private var descriptor: Int32
         private let lockPath: String

@@ -12,9 +12,10 @@ import Testing
     import Darwin
 #endif
 
-/// What other programs do to a store's files while it runs: delete its lock, touch it, delete it,
-/// leave temporary files behind, hold its lock. Nothing acknowledged may be lost, and nothing may
-/// run without bound.
+/// What other programs do to a store's files while it runs.
+///
+/// They delete its lock, touch it, delete it, leave temporary files behind, hold its lock.
+/// Nothing acknowledged may be lost, and nothing may run without bound.
 @MainActor
 @Suite("A store's files, as other programs treat them")
 struct FileHazardTests {
