@@ -8,10 +8,11 @@ public import MVCStore
 
 /// Fetches `<base URL>/<address>`: from an HTTP server, or from a folder with a `file://` base.
 ///
-/// The normalized address is one path component, percent-encoded (`ada%40example.com`). HTTP goes
-/// through `URLSession`; status 404 is `AvatarServiceError/notFound(_:)`, any other status outside
-/// 200...299 is `AvatarServiceError/httpStatus(_:url:)`, and a refused, dropped or timed-out
-/// connection is `AvatarServiceError/transport(_:url:)`. A `file://` base is read directly,
+/// The normalized address is one path component, percent-encoded (`ada%40example.com`). Plain
+/// `http://` is read from a socket of the service's own, a bounded piece at a time; `https://`
+/// goes through `URLSession`. Status 404 is `AvatarServiceError/notFound(_:)`, any other status
+/// outside 200...299 is `AvatarServiceError/httpStatus(_:url:)`, and a refused, dropped or
+/// timed-out connection is `AvatarServiceError/transport(_:url:)`. A `file://` base is read directly,
 /// because `URLSession` on Linux does not load file URLs; a missing file is `notFound`.
 ///
 /// **A server is not trusted.** An answer larger than ``maximumResponseSize`` is cut off as soon
@@ -20,6 +21,15 @@ public import MVCStore
 /// process. A request that waits longer than ``timeout`` for the connection or between bytes, or
 /// takes longer than ``timeout`` in all, ends as a transport error saying it timed out, so a
 /// server that never answers, or answers a byte at a time, cannot hold a request for long.
+///
+/// **Requests in flight are limited** to ``maximumConcurrentRequests``; the others wait their turn
+/// (a cancelled one stops waiting at once). So hundreds of requests at once neither run the
+/// process out of file descriptors nor hold more than that many answers of the largest size. A
+/// request that cannot get a descriptor all the same fails with a transport error saying so.
+///
+/// On Linux an https answer is not bounded as tightly: URLSession reads ahead of its delegate
+/// with no back pressure, so a fast endless answer may be buffered past the limit before it is cut
+/// off (`SocketDownload` explains why plain http does not use URLSession).
 public struct LiveAvatarService: AvatarService {
     /// The folder or server avatars are fetched from.
     public let baseURL: URL
@@ -27,9 +37,14 @@ public struct LiveAvatarService: AvatarService {
     public let timeout: Duration
     /// The largest answer accepted, in bytes.
     public let maximumResponseSize: Int
+    /// How many requests may be in flight at once; the others wait their turn.
+    public var maximumConcurrentRequests: Int { limiter.limit }
+    private let limiter: RequestLimiter
 
     /// The default limit on an answer's size: 4 MiB, far above any avatar.
     public static let defaultMaximumResponseSize = 4 * 1_024 * 1_024
+    /// The default number of requests in flight at once: 6, as browsers allow per server.
+    public static let defaultMaximumConcurrentRequests = 6
 
     /// Creates a service for `baseURL`.
     ///
@@ -37,14 +52,17 @@ public struct LiveAvatarService: AvatarService {
     ///   - baseURL: A `file://` folder or an `http(s)://` location; the address is appended to it.
     ///   - timeout: How long a request may wait for the server, and may take in all.
     ///   - maximumResponseSize: The largest answer accepted, in bytes.
+    ///   - maximumConcurrentRequests: How many requests may be in flight at once (at least 1).
     public init(
         baseURL: URL, timeout: Duration = .seconds(10),
-        maximumResponseSize: Int = LiveAvatarService.defaultMaximumResponseSize
+        maximumResponseSize: Int = LiveAvatarService.defaultMaximumResponseSize,
+        maximumConcurrentRequests: Int = LiveAvatarService.defaultMaximumConcurrentRequests
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
         // Below Int.max, so that reading one byte more than the limit cannot overflow.
         self.maximumResponseSize = min(max(0, maximumResponseSize), Int.max - 1)
+        self.limiter = RequestLimiter(limit: maximumConcurrentRequests)
     }
 
     /// The URL the avatar of `address` is fetched from.
@@ -64,8 +82,14 @@ public struct LiveAvatarService: AvatarService {
     public func avatar(for address: EmailAddress) async throws(AvatarServiceError) -> Avatar {
         let url = url(for: address)
         if url.isFileURL { return try await readFile(url, address: address) }
-        let download = CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout)
-        let outcome = await download.run()
+        guard await limiter.acquire() else { throw .cancelled }
+        defer { limiter.release() }
+        let outcome =
+            if url.scheme == "http" {
+                await SocketDownload(url: url, limit: maximumResponseSize, timeout: timeout).run()
+            } else {
+                await CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout).run()
+            }
         switch outcome {
         case .finished(let data, let status):
             if status == 404 { throw .notFound(address) }

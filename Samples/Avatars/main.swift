@@ -13,7 +13,7 @@ import MVCTracing
 import SampleSupport
 
 let usage = """
-    USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [-h | --help]
+    USAGE: avatars [--source URL] [--timeout SECONDS] [--max-requests N] [--trace] [-h | --help]
 
     Contacts with their avatars. A ModelManager facade forwards each call to the sub-manager whose
     protocol declares it; the data manager publishes keyed updates, and each row hears only its own
@@ -32,6 +32,9 @@ let usage = """
       --timeout SECONDS
                      how long a request to --source may wait for the server, and take in all
                      (default 10); an answer larger than 4 MiB is refused either way
+      --max-requests N
+                     how many requests to --source may be in flight at once (default 6); the
+                     others wait their turn
       --trace        print each hop across a layer boundary as it happens
       -h, --help     show this help
 
@@ -45,7 +48,8 @@ let usage = """
 func run() async -> Int32 {
     let console = Console()
     let arguments = LaunchArguments.parseOrExit(
-        usage: usage, knownFlags: ["--trace"], knownOptions: ["--source", "--timeout"],
+        usage: usage, knownFlags: ["--trace"],
+        knownOptions: ["--source", "--timeout", "--max-requests"],
         console: console)
     let tracer =
         arguments.contains("--trace")
@@ -69,7 +73,16 @@ func run() async -> Int32 {
             }
             timeout = .seconds(seconds)
         }
-        service = LiveAvatarService(baseURL: url, timeout: timeout)
+        var maximumRequests = LiveAvatarService.defaultMaximumConcurrentRequests
+        if let text = arguments.values["--max-requests"] {
+            guard let count = Int(text), (1...1_000).contains(count) else {
+                console.printError("--max-requests needs a number from 1 to 1000, not '\(text)'")
+                exitProcess(usageExitStatus)
+            }
+            maximumRequests = count
+        }
+        service = LiveAvatarService(
+            baseURL: url, timeout: timeout, maximumConcurrentRequests: maximumRequests)
         simulator = nil
     } else {
         let simulated = SimulatedAvatarService(latency: .milliseconds(150))

@@ -142,7 +142,8 @@ struct AvatarsSampleTests {
 
         #expect(
             run.output.hasPrefix(
-                "USAGE: avatars [--source URL] [--timeout SECONDS] [--trace] [-h | --help]"))
+                "USAGE: avatars [--source URL] [--timeout SECONDS] [--max-requests N] [--trace] [-h | --help]"
+            ))
         for command in [
             "list", "load <row>", "load all", "reload <row>", "cancel <row>",
             "add <address> <name>",

@@ -105,6 +105,41 @@ struct HostileServerTests {
         ) { try await service.avatar(for: ada) }
     }
 
+    @Test("requests beyond the limit in flight wait their turn, and every one is answered")
+    func requestsWaitTheirTurn() async throws {
+        let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
+        defer { server.stop() }
+        let service = LiveAvatarService(
+            baseURL: server.url("held"), timeout: .seconds(60), maximumConcurrentRequests: 4)
+
+        try await withThrowingTaskGroup { group in
+            for index in 0..<20 {
+                group.addTask { _ = try await service.avatar(for: address("u\(index)@example.com")) }
+            }
+            try await group.waitForAll()
+        }
+
+        let peak = try await LiveAvatarService(baseURL: server.url("peak")).avatar(for: ada)
+        #expect(String(decoding: peak.data, as: UTF8.self) == "4")
+    }
+
+    @Test("a request cancelled while it waits for its turn ends at once")
+    func cancelledWhileWaiting() async throws {
+        let server = try LoopbackServer(avatar: Data())
+        defer { server.stop() }
+        let service = LiveAvatarService(
+            baseURL: server.url("hang"), timeout: .seconds(60), maximumConcurrentRequests: 1)
+        let first = Task { try await service.avatar(for: ada) }
+        try await Task.sleep(for: .milliseconds(100))
+        let waiting = Task { try await service.avatar(for: address("grace@example.com")) }
+        try await Task.sleep(for: .milliseconds(100))
+
+        waiting.cancel()
+        await #expect(throws: AvatarServiceError.cancelled) { try await waiting.value }
+        first.cancel()
+        await #expect(throws: AvatarServiceError.cancelled) { try await first.value }
+    }
+
     @Test("a server that answers a byte at a time is stopped by the timeout")
     func tricklingAnswer() async throws {
         let server = try LoopbackServer(avatar: Data())
@@ -149,7 +184,10 @@ struct HostileServerTests {
 ///
 /// The first path component picks the behaviour: `ok` serves the avatar, `missing` answers 404,
 /// `broken` 500, `slow` waits three seconds first, `drop` closes the connection without answering,
-/// `huge` announces 100 MiB, `endless` sends without end, `trickle` sends a byte every 0.2 s forever.
+/// `huge` announces 100 MiB, `endless` sends without end, `trickle` sends a byte every 0.2 s forever,
+/// `flood` sends without end and without pause, `hang` never answers, `mixed` floods for ada and
+/// hangs for everyone else, `held` answers after 0.3 s and counts the requests it holds at once,
+/// and `peak` answers with the most it ever held.
 ///
 /// The server exits when its standard input closes: when ``stop()`` closes it, or when the test
 /// process ends in any way. (`terminate()` alone is not enough: `python3` may be a launcher script
@@ -167,10 +205,36 @@ final class LoopbackServer {
             sys.stdin.read()
             os._exit(0)
         threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+        lock = threading.Lock()
+        in_flight = [0, 0]  # now, most ever
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args): pass
             def do_GET(self):
                 kind = self.path.strip('/').split('/')[0]
+                if kind == 'mixed':
+                    kind = 'flood' if 'ada' in self.path else 'hang'
+                if kind == 'hang':
+                    time.sleep(60); return
+                if kind == 'held':
+                    with lock:
+                        in_flight[0] += 1
+                        in_flight[1] = max(in_flight)
+                    time.sleep(0.3)
+                    with lock: in_flight[0] -= 1
+                    kind = 'ok'
+                if kind == 'peak':
+                    body = str(in_flight[1]).encode()
+                    self.send_response(200)
+                    self.send_header('Content-Length', str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body); return
+                if kind == 'flood':
+                    self.send_response(200)
+                    self.end_headers()
+                    chunk = b'F' * 65536
+                    try:
+                        while True: self.wfile.write(chunk)
+                    except Exception: return
                 if kind == 'drop':
                     self.connection.close(); return
                 if kind == 'slow':
@@ -198,6 +262,7 @@ final class LoopbackServer {
                 except Exception: pass
         class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True
+            request_queue_size = 1024
         server = Server(('127.0.0.1', 0), Handler)
         print(server.server_address[1], flush=True)
         server.serve_forever()

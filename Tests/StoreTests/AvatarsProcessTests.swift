@@ -1,0 +1,110 @@
+import Foundation
+import MVCAvatarServiceLive
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `avatars` sample as a whole process against a hostile loopback server: what it costs in
+/// memory and descriptors, measured from outside (`/proc`), where a test inside the suite's own
+/// process could not tell its memory from the other tests'.
+@Suite("The avatars process against a hostile server")
+struct AvatarsProcessTests {
+    /// Runs `avatars --source <source>` with `script`, optionally under a descriptor limit, and
+    /// returns what it printed, how it ended, and its peak resident memory.
+    private func runAvatars(
+        source: URL, script: String, options: [String] = [], descriptorLimit: Int? = nil
+    ) throws -> (output: String, errors: String, endedBySignal: Bool, peakBytes: Int) {
+        let folder = try TemporaryFolder()
+        try Data(script.utf8).write(to: folder.file("script"))
+        let executable = try avatarsExecutable().path
+        let command =
+            (descriptorLimit.map { "ulimit -n \($0) && " } ?? "")
+            + "exec \"$0\" --source \"$1\" \"${@:2}\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command, executable, source.absoluteString + "/"] + options
+        process.standardInput = try FileHandle(forReadingFrom: folder.file("script"))
+        try Data().write(to: folder.file("out"))
+        try Data().write(to: folder.file("err"))
+        process.standardOutput = try FileHandle(forWritingTo: folder.file("out"))
+        process.standardError = try FileHandle(forWritingTo: folder.file("err"))
+        try process.run()
+        var peak = 0
+        while process.isRunning {
+            peak = max(peak, peakResidentBytes(of: process.processIdentifier))
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        return (
+            String(decoding: try contents(of: folder.file("out")), as: UTF8.self),
+            String(decoding: try contents(of: folder.file("err")), as: UTF8.self),
+            process.terminationReason == .uncaughtSignal, peak
+        )
+    }
+
+    @Test(
+        "one endless answer costs at most the limit and 16 MiB more than a small one, while another request hangs",
+        .enabled(if: !isUnderSanitizer, "a sanitizer's shadow memory and quarantine swamp the measure"))
+    func endlessAnswerIsBounded() throws {
+        let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
+        defer { server.stop() }
+        let options = ["--timeout", "3"]
+
+        let small = try runAvatars(source: server.url("ok"), script: "load all\n", options: options)
+        let endless = try runAvatars(source: server.url("mixed"), script: "load all\n", options: options)
+
+        let bound = LiveAvatarService.defaultMaximumResponseSize + 16 * 1_024 * 1_024
+        #expect(endless.errors.contains("larger than") || endless.output.contains("larger than"))
+        #expect(
+            endless.peakBytes - small.peakBytes <= bound,
+            "peak \(endless.peakBytes / 1_048_576) MiB against \(small.peakBytes / 1_048_576) MiB with small answers"
+        )
+    }
+
+    @Test("a process out of descriptors fails the requests it cannot make, and goes on")
+    func outOfDescriptors() throws {
+        let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
+        defer { server.stop() }
+        let adds = (0..<200).map { "add u\($0)@example.com User \($0)\n" }.joined()
+
+        let run = try runAvatars(
+            source: server.url("held"), script: adds + "load all\nlist\n",
+            options: ["--max-requests", "1000"], descriptorLimit: 96)
+
+        #expect(!run.endedBySignal, "the process crashed: \(run.errors.suffix(500))")
+        #expect(run.output.contains("no file descriptor left"), "\(run.output.suffix(800))")
+    }
+}
+
+/// Whether this test process runs under a sanitizer (so would the samples it starts).
+let isUnderSanitizer: Bool = {
+    let process = dlopen(nil, RTLD_NOW)
+    let names: [String] = ["__asan_init", "__tsan_init"]
+    return names.contains { dlsym(process, $0) != nil }
+}()
+
+/// The peak resident memory of a running process, from `/proc/<pid>/status` (0 where there is
+/// no `/proc`).
+private func peakResidentBytes(of pid: Int32) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+        return 0
+    }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+    let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return kilobytes * 1_024
+}
+
+/// The built `avatars` sample: it sits in the build folder beside the test binary.
+private func avatarsExecutable() throws -> URL {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<5 {
+        let candidate = folder.appending(path: "avatars")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no avatars executable"])
+}
