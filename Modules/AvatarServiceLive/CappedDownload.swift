@@ -6,16 +6,18 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// One HTTP download with a size limit and a deadline, for ``LiveAvatarService``.
+/// One download through URLSession (https) with a size limit and a deadline, for
+/// ``LiveAvatarService``.
 ///
 /// `URLSession.data(from:)` collects the whole answer before returning, however large, so the
-/// bytes are taken one delivery at a time through a session delegate instead, and the task is
+/// bytes are taken one delivery at a time through the session's delegate instead (see
+/// `SharedSession`, which hands each task's deliveries to its download), and the task is
 /// cancelled the moment they pass the limit.
 ///
-/// `@unchecked Sendable`: URLSession calls the delegate methods from its own queue while the
-/// caller awaits `run()`; every piece of mutable state is inside `state`, a `Mutex`, and the
-/// continuation is resumed exactly once, by whoever takes it out of the mutex first.
-final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// URLSession calls in from its own queue while the caller awaits `run(in:)`; every piece of
+/// mutable state is inside `state`, a `Mutex`, and the continuation is resumed exactly once, by
+/// whoever takes it out of the mutex first.
+final class CappedDownload: Sendable {
     /// How a download ended.
     enum Outcome: Sendable {
         /// The whole answer arrived.
@@ -48,15 +50,10 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         self.timeout = timeout
     }
 
-    /// Downloads the answer, honouring the caller's cancellation.
-    func run() async -> Outcome {
+    /// Downloads the answer through `shared`, honouring the caller's cancellation.
+    func run(in shared: SharedSession) async -> Outcome {
         let seconds =
             Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
         // URLSession on Linux does not enforce the total (resource) timeout: a server that sends a
         // byte now and then would hold the request for ever. The deadline is kept here instead, on
         // a dispatch queue rather than as a task, so that a busy cooperative thread pool cannot
@@ -74,7 +71,7 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         defer { deadline.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let task = session.dataTask(with: url)
+                let task = shared.start(url, for: self)
                 let (isCancelled, didTimeOut) = state.withLock { state in
                     state.continuation = continuation
                     state.task = task
@@ -94,8 +91,9 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    /// The answer's status and headers arrived.
+    func received(
+        _ response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -109,7 +107,8 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    /// A piece of the answer arrived.
+    func received(_ data: Data, by dataTask: URLSessionDataTask) {
         let isTooLarge = state.withLock { state in
             guard !state.wasTooLarge else { return false }
             if state.data.count + data.count > limit {
@@ -126,9 +125,8 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
-    ) {
+    /// The task ended, with `error` unless the whole answer arrived.
+    func completed(with error: (any Error)?) {
         let outcome: Outcome = state.withLock { state in
             if state.wasTooLarge { return .tooLarge }
             if state.didTimeOut { return .failed("the request timed out") }

@@ -40,6 +40,9 @@ public struct LiveAvatarService: AvatarService {
     /// How many requests may be in flight at once; the others wait their turn.
     public var maximumConcurrentRequests: Int { limiter.limit }
     private let limiter: RequestLimiter
+    private let session: SharedSession
+    /// How plain `http://` is fetched; tests choose URLSession to check that path over loopback.
+    package var httpTransport = HTTPTransport.socket
 
     /// The default limit on an answer's size: 4 MiB, far above any avatar.
     public static let defaultMaximumResponseSize = 4 * 1_024 * 1_024
@@ -63,6 +66,7 @@ public struct LiveAvatarService: AvatarService {
         // Below Int.max, so that reading one byte more than the limit cannot overflow.
         self.maximumResponseSize = min(max(0, maximumResponseSize), Int.max - 1)
         self.limiter = RequestLimiter(limit: maximumConcurrentRequests)
+        self.session = SharedSession(timeout: timeout)
     }
 
     /// The URL the avatar of `address` is fetched from.
@@ -85,10 +89,11 @@ public struct LiveAvatarService: AvatarService {
         guard await limiter.acquire() else { throw .cancelled }
         defer { limiter.release() }
         let outcome =
-            if url.scheme == "http" {
+            if url.scheme == "http" && httpTransport == .socket {
                 await SocketDownload(url: url, limit: maximumResponseSize, timeout: timeout).run()
             } else {
-                await CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout).run()
+                await CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout)
+                    .run(in: session)
             }
         switch outcome {
         case .finished(let data, let status):
@@ -133,4 +138,11 @@ public struct LiveAvatarService: AvatarService {
             throw .transport(error.localizedDescription, url: url.absoluteString)
         }
     }
+}
+
+/// How ``LiveAvatarService`` fetches plain `http://`: from a socket of its own (the default), or
+/// through URLSession as https is.
+package enum HTTPTransport: Sendable, CaseIterable {
+    case socket
+    case urlSession
 }

@@ -48,14 +48,16 @@ struct AvatarsProcessTests {
 
     @Test(
         "one endless answer costs at most the limit and 16 MiB more than a small one, while another request hangs",
-        .enabled(if: !isUnderSanitizer, "a sanitizer's shadow memory and quarantine swamp the measure"))
+        .enabled(
+            if: !isUnderSanitizer, "a sanitizer's shadow memory and quarantine swamp the measure"))
     func endlessAnswerIsBounded() throws {
         let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
         defer { server.stop() }
         let options = ["--timeout", "3"]
 
         let small = try runAvatars(source: server.url("ok"), script: "load all\n", options: options)
-        let endless = try runAvatars(source: server.url("mixed"), script: "load all\n", options: options)
+        let endless = try runAvatars(
+            source: server.url("mixed"), script: "load all\n", options: options)
 
         let bound = LiveAvatarService.defaultMaximumResponseSize + 16 * 1_024 * 1_024
         #expect(endless.errors.contains("larger than") || endless.output.contains("larger than"))
@@ -106,5 +108,6 @@ private func avatarsExecutable() throws -> URL {
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         folder.deleteLastPathComponent()
     }
-    throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no avatars executable"])
+    throw CocoaError(
+        .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no avatars executable"])
 }

@@ -40,12 +40,16 @@ struct LiveAvatarServiceTests {
         }
     }
 
-    @Test("a real HTTP server on loopback: 200, 404, 500, a slow answer and a dropped connection")
-    func httpSource() async throws {
+    @Test(
+        "a real HTTP server on loopback: 200, 404, 500, a slow answer and a dropped connection",
+        arguments: HTTPTransport.allCases)
+    func httpSource(transport: HTTPTransport) async throws {
         let server = try LoopbackServer(avatar: picture)
         defer { server.stop() }
         func service(_ path: String) -> LiveAvatarService {
-            LiveAvatarService(baseURL: server.url(path), timeout: .seconds(1))
+            var service = LiveAvatarService(baseURL: server.url(path), timeout: .seconds(1))
+            service.httpTransport = transport
+            return service
         }
 
         #expect(try await service("ok").avatar(for: ada).data == picture)
@@ -79,11 +83,14 @@ struct LiveAvatarServiceTests {
 struct HostileServerTests {
     private let ada = address("ada@example.com")
 
-    @Test("an answer that announces more than the limit is refused at once")
-    func announcedTooLarge() async throws {
+    @Test(
+        "an answer that announces more than the limit is refused at once",
+        arguments: HTTPTransport.allCases)
+    func announcedTooLarge(transport: HTTPTransport) async throws {
         let server = try LoopbackServer(avatar: Data())
         defer { server.stop() }
-        let service = LiveAvatarService(baseURL: server.url("huge"), timeout: .seconds(5))
+        var service = LiveAvatarService(baseURL: server.url("huge"), timeout: .seconds(5))
+        service.httpTransport = transport
 
         await #expect(
             throws: AvatarServiceError.tooLarge(
@@ -92,12 +99,13 @@ struct HostileServerTests {
         ) { try await service.avatar(for: ada) }
     }
 
-    @Test("a server that keeps sending is cut off at the limit")
-    func endlessAnswer() async throws {
+    @Test("a server that keeps sending is cut off at the limit", arguments: HTTPTransport.allCases)
+    func endlessAnswer(transport: HTTPTransport) async throws {
         let server = try LoopbackServer(avatar: Data())
         defer { server.stop() }
-        let service = LiveAvatarService(
+        var service = LiveAvatarService(
             baseURL: server.url("endless"), timeout: .seconds(5), maximumResponseSize: 1_000_000)
+        service.httpTransport = transport
 
         await #expect(
             throws: AvatarServiceError.tooLarge(
@@ -114,7 +122,9 @@ struct HostileServerTests {
 
         try await withThrowingTaskGroup { group in
             for index in 0..<20 {
-                group.addTask { _ = try await service.avatar(for: address("u\(index)@example.com")) }
+                group.addTask {
+                    _ = try await service.avatar(for: address("u\(index)@example.com"))
+                }
             }
             try await group.waitForAll()
         }
@@ -140,11 +150,14 @@ struct HostileServerTests {
         await #expect(throws: AvatarServiceError.cancelled) { try await first.value }
     }
 
-    @Test("a server that answers a byte at a time is stopped by the timeout")
-    func tricklingAnswer() async throws {
+    @Test(
+        "a server that answers a byte at a time is stopped by the timeout",
+        arguments: HTTPTransport.allCases)
+    func tricklingAnswer(transport: HTTPTransport) async throws {
         let server = try LoopbackServer(avatar: Data())
         defer { server.stop() }
-        let service = LiveAvatarService(baseURL: server.url("trickle"), timeout: .seconds(1))
+        var service = LiveAvatarService(baseURL: server.url("trickle"), timeout: .seconds(1))
+        service.httpTransport = transport
         let clock = ContinuousClock()
         let start = clock.now
 
