@@ -226,7 +226,7 @@ let package = Package(
             name: "benchmarks",
             dependencies: [
                 "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCPresenter",
-                "MVCObservationBridge", "HeapStatistics",
+                "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

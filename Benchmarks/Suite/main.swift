@@ -19,7 +19,7 @@ let usage = """
 
 /// The groups of figures, in the order they print.
 enum BenchmarkSection: String, CaseIterable {
-    case observation, bridge, attractions, avatars, sharing
+    case observation, bridge, attractions, avatars, sharing, network
 }
 
 /// What the command line asked for, or the reason it cannot be run.
@@ -81,6 +81,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
             case .attractions: await AttractionBenchmarks.run(scale: scale, stopwatch: stopwatch)
             case .avatars: await AvatarBenchmarks.run(scale: scale, stopwatch: stopwatch)
             case .sharing: await SharingBenchmarks.run(stopwatch: stopwatch)
+            case .network: await NetworkBenchmarks.run(quick: isQuick)
             }
         }
     }
