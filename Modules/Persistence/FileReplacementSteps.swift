@@ -118,7 +118,7 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
         defer { _ = closeHandle(handle) }
         guard fsync(handle) == 0 || errno == EINVAL || errno == EROFS else {
             throw FileReplacementFailure(
-                "the file was written, but flushing the folder \(path) failed: \(FileReplacementFailure.current.reason)"
+                "flushing the folder \(path) failed: \(FileReplacementFailure.current.reason)"
             )
         }
     }

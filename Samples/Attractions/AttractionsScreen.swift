@@ -95,7 +95,7 @@ final class AttractionsScreen {
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
         if let problem = state.saveProblem {
-            lines.append("  ! not saved: \(problem.terminalSafe)")
+            lines.append("  ! \(problem.terminalSafe)")
         }
         if let notice = state.notice { lines.append("  note: \(notice.terminalSafe)") }
         return lines.joined(separator: "\n")

@@ -172,9 +172,11 @@ struct AttractionListCoreTests {
         var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
 
         core.handle(.savingChanged(.failed(message: "disk full", attempts: 1)))
-        #expect(core.viewState.saveProblem == "disk full")
+        #expect(core.viewState.saveProblem == "not saved: disk full")
         core.handle(.savingChanged(.failed(message: "disk full", attempts: 3)))
-        #expect(core.viewState.saveProblem == "disk full (failed 3 times in a row)")
+        #expect(core.viewState.saveProblem == "not saved: disk full (failed 3 times in a row)")
+        core.handle(.savingChanged(.unconfirmed(message: "written, not confirmed")))
+        #expect(core.viewState.saveProblem == "written, not confirmed")
         core.handle(.savingChanged(.pending))
         #expect(core.viewState.saveProblem == nil)
         core.handle(

@@ -41,7 +41,7 @@ struct PersistenceTests {
         #expect(try folder.contents().isEmpty)
     }
 
-    @Test("saving creates missing folders and leaves no temporary file behind")
+    @Test("saving creates missing folders and leaves no temporary file behind, only its lock")
     func savingCreatesFolders() async throws {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a/b/attractions.json"), format: .attractions)
@@ -50,9 +50,8 @@ struct PersistenceTests {
         try await file.save([])
 
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: folder.file("a/b").path) == [
-                "attractions.json"
-            ])
+            try FileManager.default.contentsOfDirectory(atPath: folder.file("a/b").path).sorted()
+                == [".attractions.json.lock", "attractions.json"])
         #expect(try await file.load() == [])
     }
 

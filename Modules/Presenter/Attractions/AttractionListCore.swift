@@ -150,7 +150,8 @@ public struct AttractionListCore: Equatable, Sendable {
         case .unconfirmed(let message):
             return message
         case .failed(let message, let attempts):
-            return attempts > 1 ? "\(message) (failed \(attempts) times in a row)" : message
+            let count = attempts > 1 ? " (failed \(attempts) times in a row)" : ""
+            return "not saved: \(message)\(count)"
         }
     }
 }

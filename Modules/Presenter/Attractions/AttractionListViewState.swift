@@ -39,8 +39,9 @@ public struct AttractionListViewState: Equatable, Sendable {
     public var redo: Command
     /// Why the last thing the user tried failed; `nil` after a success.
     public var lastError: String?
-    /// Why saving fails, for as long as it does: an edit does not clear it, only a successful
-    /// write does, and a repeated failure says how many times it failed.
+    /// What is wrong with saving, as a sentence, for as long as it is: "not saved: …" while writes
+    /// fail (an edit does not clear it, only a successful write does, and a repeated failure says
+    /// how many times it failed), or that the last write could not be confirmed on disk.
     public var saveProblem: String?
     /// The latest conflict resolved while taking in another process's save, if any.
     public var notice: String?
