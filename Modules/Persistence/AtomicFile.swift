@@ -134,11 +134,17 @@ enum AtomicFile {
 
     /// Removes the temporary files killed saves of the document at `url` left behind.
     ///
-    /// Call it only while holding the document's lock.
+    /// A save locks its temporary file while it writes it, and the system lets go of the lock
+    /// when the process ends however it ends: a file that can be locked is a leftover. One that
+    /// cannot belongs to a save still running (one that lost the document's lock to a deleted lock
+    /// file, say), and stays. Call it while holding the document's lock.
     static func removeLeftovers(of url: URL) {
         guard let target = try? resolvedPath(url) else { return }
         for leftover in CompanionFiles(ofDocumentAt: target).leftoverTemporaryFiles() {
-            unlink(leftover)
+            let handle = open(leftover, O_RDONLY | O_CLOEXEC)
+            guard handle >= 0 else { continue }
+            if flock(handle, LOCK_EX | LOCK_NB) == 0 { unlink(leftover) }
+            close(handle)
         }
     }
 

@@ -17,7 +17,8 @@ package import Foundation
 /// dropped, a rename not yet synced undone), to check that each one holds the old document or the
 /// new one. Killing a process cannot show that: the page cache survives a killed process.
 package protocol FileReplacementSteps: Sendable {
-    /// Creates the file at `path`, which must not exist, readable and writable by its owner only.
+    /// Creates the file at `path`, which must not exist, readable and writable by its owner only,
+    /// and locks it (`flock`) until it is closed.
     func createNew(_ path: String) throws(FileReplacementFailure) -> Int32
     /// Gives the new file the mode, and the owner and group as far as allowed, of the file at
     /// `target`, if any.
@@ -58,6 +59,9 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     package func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
         let handle = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard handle >= 0 else { throw .current }
+        // Locked while it is written, so that another save never takes it for a killed save's
+        // leftover (see `AtomicFile.removeLeftovers(of:)`); the system lets go when it closes.
+        _ = flock(handle, LOCK_EX | LOCK_NB)
         return handle
     }
 
@@ -104,7 +108,10 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     }
 
     package func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
-        guard renameFile(source, destination) == 0 else { throw .current }
+        guard renameFile(source, destination) == 0 else {
+            throw FileReplacementFailure(
+                "cannot move the new version into place: \(FileReplacementFailure.current.reason)")
+        }
     }
 
     /// Flushes the folder's entries.

@@ -193,9 +193,17 @@ struct FileHazardTests {
                     atPath: folder.file(name).path, contents: Data(count: 10)))
         }
 
+        // A save still writing its temporary file (one that lost the lock to a deleted lock
+        // file, say) holds a lock on it: that one is not a leftover.
+        let inUse = ".a.json.12345678.tmp"
+        #expect(FileManager.default.createFile(atPath: folder.file(inUse).path, contents: nil))
+        let writer = openFile(folder.file(inUse).path, O_RDONLY, 0)
+        #expect(flock(writer, LOCK_EX) == 0)
+        defer { close(writer) }
+
         try await file.save([Attraction(name: "Louvre")])
 
-        #expect(try folder.contents() == ([".a.json.lock", "a.json"] + others).sorted())
+        #expect(try folder.contents() == ([".a.json.lock", "a.json", inUse] + others).sorted())
     }
 
     @Test("a save whose folder cannot be flushed reports the file written but unconfirmed")
