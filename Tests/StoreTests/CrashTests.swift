@@ -48,6 +48,10 @@ struct CrashTests {
             highestState = max(highestState, state)
         }
         #expect(highestState > 0, "the writer never completed a save")
+
+        // Killed saves leave temporary files; the next save removes every one of them.
+        try await file.save([Attraction(name: "after the crashes")])
+        #expect(try folder.contents() == [".attractions.json.lock", "attractions.json"])
     }
 
     /// Waits, for at most 30 seconds, until the file holds a state numbered above `state`.
