@@ -14,17 +14,19 @@ public import Testing
 ///     $0.buttonA.isOn = true
 ///     $0.label = "Switch A turned on."
 /// }
-/// store.finish()
+/// await store.finish()
 /// ```
 ///
 /// A step fails, with a line-by-line diff, when the state differs from the expected one. The
 /// store fails too when a state was published and not asserted (by
 /// ``expect(sourceLocation:_:)``, ``receive(sourceLocation:_:)`` or ``skipStates(_:)``)
 /// before the next intent or the end, and when ``finish(sourceLocation:)`` finds work still
-/// running. Nothing published slips through unseen: if the test ends without `finish()`, the
-/// store checks for unasserted states when it is released.
+/// running. Nothing published slips through unseen: `finish()` first lets the presenter's pending
+/// work end, and whatever is published after it (or in a test that never calls it) is reported
+/// when the store is released.
 ///
-/// Failures are reported as Swift Testing issues at the step's source location.
+/// Failures are reported as Swift Testing issues at the step's source location; one found when
+/// the store is released, at the last step (or where the store was made).
 @MainActor
 public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// The presenter under test.
@@ -34,7 +36,9 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     private var received: [Presenter.ViewState] = []
     private var token: ObservationToken?
     private let isBusy: (@MainActor () -> Bool)?
-    private var finished = false
+    /// Where the last step was written (at first, where the store was made): a failure found
+    /// when the store is released is reported there.
+    private var lastStep: SourceLocation
 
     /// Starts recording `presenter`'s view-states.
     ///
@@ -43,10 +47,16 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     ///   - isBusy: Whether work the presenter started is still running (a load in flight, say);
     ///     ``finish(sourceLocation:)`` fails while it says so. By default, the presenter's own
     ///     `hasPendingWork`.
-    public init(_ presenter: Presenter, isBusy: (@MainActor () -> Bool)? = nil) {
+    ///   - sourceLocation: Where a failure found when the store is released is reported, until
+    ///     a step is written.
+    public init(
+        _ presenter: Presenter, isBusy: (@MainActor () -> Bool)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         self.presenter = presenter
         self.state = presenter.viewState
         self.isBusy = isBusy
+        self.lastStep = sourceLocation
         self.token = presenter.observeViewState { [weak self] state in
             self?.received.append(state)
         }
@@ -55,12 +65,14 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     // Not `isolated deinit`: the 6.3 compiler crashes lowering an isolated deinit of this generic
     // class in a coverage build. What it reads is Sendable, so a plain deinit may read it.
     deinit {
-        guard !finished, !received.isEmpty else { return }
+        guard let first = received.first else { return }
         Issue.record(
             Comment(
                 rawValue:
-                    "\(received.count) view-state(s) were published and never asserted; the first:\n"
-                    + Self.describe(received[0])))
+                    "\(received.count) state(s) were published after the last step and never "
+                    + "asserted; the first differs from the last asserted one by:\n"
+                    + Self.diff(from: state, to: first)),
+            sourceLocation: lastStep)
     }
 
     /// Runs an intent; the states it publishes must then be asserted with ``expect(sourceLocation:_:)``.
@@ -77,6 +89,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ intent: (Presenter) throws -> Result
     ) rethrows -> Result {
+        lastStep = sourceLocation
         if !received.isEmpty {
             fail(
                 "\(received.count) state(s) were published before this step and never asserted; "
@@ -116,14 +129,8 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ expected: (inout Presenter.ViewState) -> Void
     ) async {
-        if received.isEmpty { await presenter.pendingWorkFinished() }
-        // Jobs already scheduled on the main actor (a task an intent started, a hop back from
-        // other work) run when it yields; a bounded number of turns, not a duration.
-        var turns = 0
-        while received.isEmpty && turns < Self.turnsToSettle {
-            await Task.yield()
-            turns += 1
-        }
+        lastStep = sourceLocation
+        if received.isEmpty { await settle(untilAState: true) }
         guard !received.isEmpty else {
             fail(
                 "no state was published: the presenter's work has finished and the main actor "
@@ -133,31 +140,61 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         takeOne(expected, sourceLocation)
     }
 
-    /// How many times ``receive(sourceLocation:_:)`` lets the main actor run scheduled jobs.
+    /// How many times the store lets the main actor run scheduled jobs while it waits.
     private static var turnsToSettle: Int { 100 }
+
+    /// Waits until the presenter's pending work has finished, then lets the main actor run
+    /// what is already scheduled on it (a task an intent started, a hop back from other work):
+    /// a bounded number of turns, not a duration; fewer if `untilAState` and one arrives.
+    private func settle(untilAState: Bool) async {
+        await presenter.pendingWorkFinished()
+        var turns = 0
+        while !(untilAState && !received.isEmpty) && turns < Self.turnsToSettle {
+            await Task.yield()
+            turns += 1
+        }
+    }
 
     /// Accepts the states published so far without asserting them, keeping the last as the state
     /// the next step changes; for steps whose in-between states the test does not care about.
     ///
-    /// - Parameter count: How many states to accept; all of them when `nil`.
-    public func skipStates(_ count: Int? = nil) {
-        let taking = min(count ?? received.count, received.count)
+    /// Asking for more states than were published, or fewer than none, fails the step (and
+    /// accepts none).
+    ///
+    /// - Parameters:
+    ///   - count: How many states to accept; all of them when `nil`.
+    ///   - sourceLocation: Where a failure is reported.
+    public func skipStates(_ count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        lastStep = sourceLocation
+        let taking = count ?? received.count
+        guard (0...received.count).contains(taking) else {
+            fail(
+                "asked to skip \(taking) state(s), but \(received.count) were published since the "
+                    + "last step", sourceLocation)
+            return
+        }
         guard taking > 0 else { return }
         state = received[taking - 1]
         received.removeFirst(taking)
     }
 
-    /// Ends the test: fails if a state was published and not asserted, or if work is still
-    /// running.
+    /// Ends the test: lets the presenter's pending work finish and what it scheduled run, then
+    /// fails if a state was published and not asserted, or if work is still running.
+    ///
+    /// It can be called more than once (a test may go on after it); a state published after
+    /// the last call is still reported when the store is released.
     ///
     /// - Parameter sourceLocation: Where a failure is reported.
-    public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
-        finished = true
-        if !received.isEmpty {
+    public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+        lastStep = sourceLocation
+        await settle(untilAState: false)
+        if let first = received.first {
             fail(
                 "\(received.count) state(s) were published and never asserted; the first differs "
-                    + "from the last asserted one by:\n" + Self.diff(from: state, to: received[0]),
+                    + "from the last asserted one by:\n" + Self.diff(from: state, to: first),
                 sourceLocation)
+            // The next step, if any, goes on from the newest state, as it does after `send`.
+            state = received[received.count - 1]
             received.removeAll()
         }
         if isBusy?() ?? presenter.hasPendingWork {
@@ -172,6 +209,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     private func takeOne(
         _ expected: (inout Presenter.ViewState) -> Void, _ sourceLocation: SourceLocation
     ) {
+        lastStep = sourceLocation
         var wanted = state
         expected(&wanted)
         guard !received.isEmpty else {
@@ -191,11 +229,6 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
 
     private func fail(_ message: String, _ sourceLocation: SourceLocation) {
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    }
-
-    /// The full structure of `value`, one leaf per line, each led by its path.
-    nonisolated static func describe(_ value: Presenter.ViewState) -> String {
-        StateDescription.lines(of: value).joined(separator: "\n")
     }
 
     /// The lines of `old`'s description that `new`'s lacks (−) and those it adds (+), in order,

@@ -78,8 +78,8 @@ struct AttractionPresenterTests {
             $0.rows.append(Screens.row(created))
             $0.undo = .init(title: "Undo Add “Orsay”", isEnabled: true)
         }
-        editor.finish()
-        list.finish()
+        await editor.finish()
+        await list.finish()
     }
 
     @Test("editing: the editor opens on the row's attraction and saving updates that row only")
@@ -99,12 +99,12 @@ struct AttractionPresenterTests {
             $0.rows[1] = Screens.row(edited)
             $0.undo = .init(title: "Undo Edit “Orsay”", isEnabled: true)
         }
-        editor.finish()
-        list.finish()
+        await editor.finish()
+        await list.finish()
     }
 
     @Test("cancelling: the edit ends, the list never changes")
-    func cancelFlow() throws {
+    func cancelFlow() async throws {
         let store = AttractionStore(attractions: [louvre])
         let list = PresenterTestStore(AttractionListPresenter(store: store))
 
@@ -116,8 +116,8 @@ struct AttractionPresenterTests {
         editor.send { $0.nameChanged("ignored after the edit ended") }
 
         #expect(!editor.presenter.isEditing)
-        editor.finish()
-        list.finish()
+        await editor.finish()
+        await list.finish()
     }
 
     @Test("a validation failure keeps the editor open with the reason, and saving works once fixed")

@@ -57,11 +57,11 @@ struct AvatarPresenterTests {
         store.send { $0.loadTapped() }
         store.expect { $0.status = .loading }
         await store.receive { $0.status = drawable(ada) }
-        store.finish()
+        await store.finish()
 
         // Cached now: asking again publishes nothing and starts no fetch.
         store.send { $0.loadTapped() }
-        store.finish()
+        await store.finish()
     }
 
     @Test("failure, then a retry that succeeds")

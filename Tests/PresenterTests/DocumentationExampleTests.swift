@@ -21,7 +21,7 @@ struct PresenterDocumentationExampleTests {
     }
 
     @Test("the MVCPresenterTesting overview example records a timeline")
-    func presenterTestingExample() {
+    func presenterTestingExample() async {
         // BEGIN MVCPresenterTesting example
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
         store.send { $0.buttonATapped() }
@@ -29,7 +29,7 @@ struct PresenterDocumentationExampleTests {
             $0.buttonA.isOn = true
             $0.label = "Switch A turned on."
         }
-        store.finish()
+        await store.finish()
         // END MVCPresenterTesting example
 
         // BEGIN MVCPresenterTesting recorder example

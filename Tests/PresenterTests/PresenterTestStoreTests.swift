@@ -9,7 +9,7 @@ import Testing
 @Suite("The presenter test store")
 struct PresenterTestStoreTests {
     @Test("a script that asserts every published state passes")
-    func passingScript() {
+    func passingScript() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
 
         store.send { $0.buttonATapped() }
@@ -22,11 +22,11 @@ struct PresenterTestStoreTests {
             $0.buttonB.isOn = true
             $0.label = "Switch B turned on."
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("a wrong expectation fails with a diff that names the differing field")
-    func wrongExpectation() {
+    func wrongExpectation() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
         withKnownIssue {
             store.send { $0.buttonATapped() }
@@ -39,23 +39,23 @@ struct PresenterTestStoreTests {
             return text.contains("− ") && text.contains("Switch B turned on.")
                 && text.contains("+ ") && text.contains("Switch A turned on.")
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("a state published and never asserted fails at the end")
-    func unassertedState() {
+    func unassertedState() async {
         let model = SwitchesModel()
         let store = PresenterTestStore(SwitchesPresenter(model: model))
         model.isSwitchBOn.value = true
-        withKnownIssue {
-            store.finish()
+        await withKnownIssue {
+            await store.finish()
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("never asserted")
         }
     }
 
     @Test("an intent whose second state is not asserted fails when the next intent is sent")
-    func twoStatesForOne() {
+    func twoStatesForOne() async {
         let store = PresenterTestStore(TwoStepPresenter())
         store.send { $0.stepTwiceTapped() }
         store.expect { $0 = 1 }
@@ -65,11 +65,11 @@ struct PresenterTestStoreTests {
             issue.comments.map(\.rawValue).joined().contains("never asserted")
         }
         store.skipStates()
-        store.finish()
+        await store.finish()
     }
 
     @Test("expecting a state when none was published fails, showing the expected change")
-    func expectedButNothing() {
+    func expectedButNothing() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
         store.send { _ in }
         withKnownIssue {
@@ -78,14 +78,14 @@ struct PresenterTestStoreTests {
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("none was published") && text.contains("+ ")
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("work still running at the end fails")
-    func busyAtTheEnd() {
+    func busyAtTheEnd() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel())) { true }
-        withKnownIssue {
-            store.finish()
+        await withKnownIssue {
+            await store.finish()
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("still running")
         }
@@ -101,7 +101,80 @@ struct PresenterTestStoreTests {
             $0.buttonA.isOn = true
             $0.label = "Switch A turned on."
         }
-        store.finish()
+        await store.finish()
+    }
+}
+
+/// The store keeps its word across `finish()`, skips, and the store's release.
+@MainActor
+@Suite("The presenter test store after finish, skips and release")
+struct PresenterTestStoreEndingTests {
+    @Test("a state published after finish() is still reported when the store is released")
+    func stateAfterFinish() async {
+        let presenter = TwoStepPresenter()
+        await withKnownIssue {
+            let store = PresenterTestStore(presenter)
+            await store.finish()
+            presenter.stepOnceTapped()
+            _ = store
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("never asserted")
+        }
+    }
+
+    @Test("finish() lets work the presenter started run, and catches the state it publishes")
+    func finishWaitsForStartedWork() async {
+        let store = PresenterTestStore(TwoStepPresenter())
+        store.send { $0.stepLaterTapped() }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("never asserted")
+        }
+    }
+
+    @Test("a failure found when the store is released is reported at the last step")
+    func releaseFailureAtLastStep() async {
+        let presenter = TwoStepPresenter()
+        let lastStepLine = #line + 3  // the `send` below
+        withKnownIssue {
+            let store = PresenterTestStore(presenter)
+            store.send { $0.stepOnceTapped() }
+            _ = store
+        } matching: { issue in
+            issue.sourceLocation?.line == lastStepLine
+                && issue.sourceLocation?.fileID.hasSuffix("PresenterTestStoreTests.swift") == true
+        }
+    }
+
+    @Test(
+        "skipping more states than were published, or fewer than none, fails", arguments: [2, -1])
+    func skippingTooMany(count: Int) async {
+        let store = PresenterTestStore(TwoStepPresenter())
+        store.send { $0.stepOnceTapped() }
+        withKnownIssue {
+            store.skipStates(count)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("asked to skip \(count) state(s)")
+        }
+        store.skipStates(1)
+        await store.finish()
+    }
+
+    @Test("after finish() reports unasserted states, the next step goes on from the newest one")
+    func stepsAfterFinishReport() async {
+        let store = PresenterTestStore(TwoStepPresenter())
+        store.send { $0.stepTwiceTapped() }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("never asserted")
+        }
+
+        #expect(store.state == 2)
+        store.send { $0.stepOnceTapped() }
+        store.expect { $0 = 3 }
+        await store.finish()
     }
 }
 
@@ -121,6 +194,15 @@ private final class TwoStepPresenter: ViewStatePresenter {
     func stepTwiceTapped() {
         state.value += 1
         state.value += 1
+    }
+
+    func stepOnceTapped() {
+        state.value += 1
+    }
+
+    /// Steps in a task it starts and does not track, as a careless presenter might.
+    func stepLaterTapped() {
+        Task { @MainActor in self.state.value += 1 }
     }
 }
 
@@ -167,7 +249,7 @@ struct PresenterTestStoreDiffTests {
     }
 
     @Test("a diff names the path of a nested field, expected (−) before actual (+)")
-    func diffNamesThePath() {
+    func diffNamesThePath() async {
         let store = PresenterTestStore(LongListPresenter(rows: 3))
         withKnownIssue {
             store.send { $0.renameTapped(row: 1, to: "bee") }
@@ -179,11 +261,11 @@ struct PresenterTestStoreDiffTests {
             else { return false }
             return removed < added && !lines.contains { $0.contains("rows[0]") }
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("a failing step on a view-state of 3,000 rows reports only the row that differs")
-    func largeStateDiff() {
+    func largeStateDiff() async {
         let store = PresenterTestStore(LongListPresenter(rows: 3_000))
         withKnownIssue {
             store.send { $0.renameTapped(row: 1_500, to: "changed") }
@@ -194,7 +276,7 @@ struct PresenterTestStoreDiffTests {
                 "− rows[1500].name: \"row 1500\"", "+ rows[1500].name: \"changed\"",
             ]
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test(
@@ -207,7 +289,7 @@ struct PresenterTestStoreDiffTests {
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("no state was published")
         }
-        store.finish()
+        await store.finish()
     }
 }
 
@@ -251,7 +333,7 @@ private final class ScoresPresenter: ViewStatePresenter {
 @Suite("The presenter test store's diff of keyed values")
 struct PresenterTestStoreKeyedDiffTests {
     @Test("a diff of a dictionary shows the one entry that differs, whatever the storage order")
-    func dictionaryDiffShowsOnlyTheChange() {
+    func dictionaryDiffShowsOnlyTheChange() async {
         let store = PresenterTestStore(ScoresPresenter(players: 40))
         withKnownIssue {
             store.send { $0.scored(7) }
@@ -261,6 +343,6 @@ struct PresenterTestStoreKeyedDiffTests {
                 "− scores[\"player 7\"]: 9", "+ scores[\"player 7\"]: 8",
             ]
         }
-        store.finish()
+        await store.finish()
     }
 }

@@ -38,7 +38,7 @@ struct SwitchesPresenterTests {
     }
 
     @Test("reset shows one state whose label names every switch it turned off, or says none was on")
-    func resetTimeline() {
+    func resetTimeline() async {
         let store = PresenterTestStore(
             SwitchesPresenter(model: SwitchesModel(isSwitchAOn: true, isSwitchBOn: true)))
 
@@ -63,7 +63,7 @@ struct SwitchesPresenterTests {
             $0.buttonB.isOn = false
             $0.label = "Reset: switch B turned off."
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("a change made to the model elsewhere reaches the screen too")

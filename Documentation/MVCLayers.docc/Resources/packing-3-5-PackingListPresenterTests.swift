@@ -30,7 +30,7 @@ struct PackingListPresenterTests {
             $0.undoTitle = "Undo Add “Socks”"
             $0.error = nil
         }
-        store.finish()
+        await store.finish()
     }
 
     @Test("create and edit are two delegates behind one protocol; cancelling is optional")
