@@ -6,7 +6,7 @@ import Testing
 @Suite("The packing list screen")
 struct PackingListPresenterTests {
     @Test("adding, packing and undoing, each state asserted as a change to the one before")
-    func stepByStep() {
+    func stepByStep() async {
         let store = PresenterTestStore(PackingListPresenter(list: PackingList()))
 
         store.send { $0.addTapped(name: "Socks") }
