@@ -28,6 +28,9 @@ final class CappedDownload: Sendable {
         case cancelled
         /// The connection failed or timed out; the reason, in a few words.
         case failed(String)
+        /// The server sent the request elsewhere (a plain http answer; URLSession follows
+        /// redirects itself): its `Location`, which may be relative.
+        case redirected(to: String)
     }
 
     private struct State {

@@ -88,27 +88,49 @@ public struct LiveAvatarService: AvatarService {
         if url.isFileURL { return try await readFile(url, address: address) }
         guard await limiter.acquire() else { throw .cancelled }
         defer { limiter.release() }
-        let outcome =
-            if url.scheme == "http" && httpTransport == .socket {
-                await SocketDownload(url: url, limit: maximumResponseSize, timeout: timeout).run()
-            } else {
-                await CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout)
-                    .run(in: session)
+        var current = url
+        for _ in 0...Self.redirectLimit {
+            let outcome = await download(current)
+            switch outcome {
+            case .finished(let data, let status):
+                if status == 404 { throw .notFound(address) }
+                guard (200...299).contains(status) else {
+                    throw .httpStatus(status, url: current.absoluteString)
+                }
+                return Avatar(data: data)
+            case .redirected(let location):
+                guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
+                    ["http", "https"].contains(next.scheme?.lowercased() ?? "")
+                else {
+                    throw .transport(
+                        "the server sent the request to “\(location)”, which is not a web address",
+                        url: current.absoluteString)
+                }
+                current = next
+            case .tooLarge:
+                throw .tooLarge(limit: maximumResponseSize, url: current.absoluteString)
+            case .cancelled:
+                throw .cancelled
+            case .failed(let reason):
+                throw .transport(reason, url: current.absoluteString)
             }
-        switch outcome {
-        case .finished(let data, let status):
-            if status == 404 { throw .notFound(address) }
-            guard (200...299).contains(status) else {
-                throw .httpStatus(status, url: url.absoluteString)
-            }
-            return Avatar(data: data)
-        case .tooLarge:
-            throw .tooLarge(limit: maximumResponseSize, url: url.absoluteString)
-        case .cancelled:
-            throw .cancelled
-        case .failed(let reason):
-            throw .transport(reason, url: url.absoluteString)
         }
+        throw .transport(
+            "the server redirected the request more than \(Self.redirectLimit) times",
+            url: url.absoluteString)
+    }
+
+    /// How many redirects a request follows, as URLSession does for https.
+    private static let redirectLimit = 5
+
+    /// One request for `url`: plain http from a socket, https through the shared session.
+    private func download(_ url: URL) async -> CappedDownload.Outcome {
+        if url.scheme?.lowercased() == "http" && httpTransport == .socket {
+            return await SocketDownload(url: url, limit: maximumResponseSize, timeout: timeout)
+                .run()
+        }
+        return await CappedDownload(url: url, limit: maximumResponseSize, timeout: timeout)
+            .run(in: session)
     }
 
     @concurrent

@@ -65,8 +65,11 @@ final class SocketDownload: Sendable {
             var path = url.path(percentEncoded: true)
             if path.isEmpty { path = "/" }
             if let query = url.query(percentEncoded: true) { path += "?" + query }
+            // An IPv6 address in brackets, and the port unless it is the default (RFC 9110).
+            let hostField =
+                (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
             let request =
-                "GET \(path) HTTP/1.0\r\nHost: \(host)\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+                "GET \(path) HTTP/1.0\r\nHost: \(hostField)\r\nAccept: */*\r\nConnection: close\r\n\r\n"
             try sendAll(Array(request.utf8), to: descriptor, by: deadline)
             outcome = try receiveAnswer(from: descriptor, by: deadline)
         } catch {
@@ -90,12 +93,30 @@ final class SocketDownload: Sendable {
         #endif
         // The name lookup is not bounded by the deadline: avatars come from a known host.
         var addresses: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &addresses) == 0, let address = addresses
+        guard getaddrinfo(host, String(port), &hints, &addresses) == 0, addresses != nil
         else { throw Failure("the host was not found") }
         defer { freeaddrinfo(addresses) }
+        // Each address in turn (`localhost` may name ::1 first, and the server listen on
+        // 127.0.0.1 only); the last failure is the one reported.
+        var failure = Failure("the host was not found")
+        var next = addresses
+        while let address = next {
+            next = address.pointee.ai_next
+            do throws(Failure) {
+                return try connect(to: address.pointee, by: deadline)
+            } catch {
+                if case .cancelled = error.outcome { throw error }
+                failure = error
+            }
+        }
+        throw failure
+    }
 
-        let descriptor = socket(
-            address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+    /// Opens a socket to one address and connects it, by `deadline`.
+    private func connect(to address: addrinfo, by deadline: ContinuousClock.Instant)
+        throws(Failure) -> Int32
+    {
+        let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
         guard descriptor >= 0 else { throw Failure(Self.describe(errno, doing: "open a socket")) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -109,7 +130,7 @@ final class SocketDownload: Sendable {
         let wasCancelled = isCancelled.load(ordering: .sequentiallyConsistent)
         do throws(Failure) {
             if wasCancelled { throw Failure(.cancelled) }
-            if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
+            if connectSocket(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
                 guard errno == EINPROGRESS else {
                     throw Failure(Self.describe(errno, doing: "connect"))
                 }
@@ -157,7 +178,14 @@ final class SocketDownload: Sendable {
     {
         var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
         let (header, start) = try receiveHeader(into: &buffer, from: descriptor, by: deadline)
-        let (status, contentLength) = try Self.parseHeader(header)
+        let (status, contentLength, location, isChunked) = try Self.parseHeader(header)
+        if [301, 302, 303, 307, 308].contains(status), let location {
+            return .redirected(to: location)
+        }
+        if isChunked {
+            throw Failure(
+                "the server sent its answer in chunks, which an HTTP/1.0 request does not allow")
+        }
         if let contentLength, contentLength > limit { return .tooLarge }
 
         // Then the body, never reading more than one byte past the limit.
@@ -186,9 +214,11 @@ final class SocketDownload: Sendable {
             let count = try receive(into: &buffer, from: descriptor, by: deadline)
             guard count > 0 else { throw Failure("the connection was dropped") }
             head += buffer[..<count]
-            if let end = head.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
-                return (head[..<end], head[end...])
+            // The blank line that ends the header; servers that end lines with a bare LF exist.
+            let ends = [Array("\r\n\r\n".utf8), Array("\n\n".utf8)].compactMap {
+                head.firstRange(of: $0)?.upperBound
             }
+            if let end = ends.min() { return (head[..<end], head[end...]) }
         }
         throw Failure("the server sent a malformed answer")
     }
@@ -238,23 +268,37 @@ final class SocketDownload: Sendable {
     #endif
 
     /// The status, and the announced length if there is one.
-    private static func parseHeader(_ head: ArraySlice<UInt8>) throws(Failure) -> (Int, Int?) {
-        let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+    private static func parseHeader(_ head: ArraySlice<UInt8>) throws(Failure) -> (
+        status: Int, contentLength: Int?, location: String?, isChunked: Bool
+    ) {
+        // "\r\n" is one Character in Swift, so a split on "\n" alone would not cut it.
+        let lines = String(decoding: head, as: UTF8.self).split { $0 == "\r\n" || $0 == "\n" }
         let statusWords = lines.first?.split(separator: " ") ?? []
         guard statusWords.count >= 2, statusWords[0].hasPrefix("HTTP/"),
             let status = Int(statusWords[1])
         else { throw Failure("the server sent a malformed answer") }
         var contentLength: Int?
+        var location: String?
+        var isChunked = false
         for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2,
-                parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "content-length"
-            else { continue }
-            guard let length = Int(parts[1].trimmingCharacters(in: .whitespaces)), length >= 0
-            else { throw Failure("the server sent a malformed answer") }
-            contentLength = length
+            guard parts.count == 2 else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            switch parts[0].trimmingCharacters(in: .whitespaces).lowercased() {
+            case "content-length":
+                guard let length = Int(value), length >= 0 else {
+                    throw Failure("the server sent a malformed answer")
+                }
+                contentLength = length
+            case "location":
+                location = value
+            case "transfer-encoding":
+                isChunked = value.lowercased() != "identity"
+            default:
+                continue
+            }
         }
-        return (status, contentLength)
+        return (status, contentLength, location, isChunked)
     }
 
     private static func describe(_ code: Int32, doing action: String) -> String {
@@ -289,4 +333,11 @@ private final class OpenSocket: @unchecked Sendable {
             if let descriptor { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
     }
+}
+
+/// The C library's `connect`, whose name `SocketDownload.connect(to:by:)` hides.
+private func connectSocket(
+    _ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>!, _ length: socklen_t
+) -> Int32 {
+    connect(descriptor, address, length)
 }

@@ -15,7 +15,8 @@ import Foundation
 /// the rename survives a power cut. If anything fails, the temporary file is removed and the
 /// target is as it was.
 ///
-/// A write respects the file it replaces: a symbolic link is followed and its target replaced
+/// A write respects the file it replaces: a file this user may not write is not replaced (though
+/// the folder would allow the rename), a symbolic link is followed and its target replaced
 /// (the link stays a link), the permission bits are kept (and the owner and group, where the
 /// process may set them), and a new file is readable and writable by its owner only. A folder the
 /// write had to create is flushed into its parent, and a folder flush that fails is an error,
@@ -94,6 +95,15 @@ enum AtomicFile {
         let target = URL(fileURLWithPath: try resolvedPath(url))
         let folder = target.deletingLastPathComponent()
         try createFolder(folder, for: url)
+        // The rename needs only the folder's permission: without this check, anyone who may
+        // write in the folder would replace a file they may only read.
+        if access(target.path, F_OK) == 0, access(target.path, W_OK) != 0, errno == EACCES {
+            throw .unwritable(
+                path: url.path,
+                reason:
+                    "the file is read-only for this user (its permissions say so); nothing was written"
+            )
+        }
         let temporary = CompanionFiles(ofDocumentAt: target.path).temporaryPath()
         do throws(FileReplacementFailure) {
             let handle: Int32

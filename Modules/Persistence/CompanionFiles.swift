@@ -65,11 +65,20 @@ struct CompanionFiles {
 
     /// Whether `name` is one of this document's temporary files: the stem, a dot, 8 hex digits (or
     /// a UUID, as earlier versions named them), `.tmp`.
+    ///
+    /// Compared byte for byte: `String` comparison takes canonically equivalent names as equal
+    /// (`café` composed and decomposed), and those are two documents with two locks.
     private func isTemporaryName(_ name: String) -> Bool {
-        guard name.hasPrefix(stem + "."), name.hasSuffix(".tmp") else { return false }
-        let middle = name.dropFirst(stem.count + 1).dropLast(4)
-        if middle.count == 8 { return middle.allSatisfy(\.isHexDigit) }
-        return UUID(uuidString: String(middle)) != nil
+        let bytes = Array(name.utf8)
+        let prefix = Array((stem + ".").utf8)
+        let suffix = Array(".tmp".utf8)
+        guard bytes.count > prefix.count + suffix.count, bytes.starts(with: prefix),
+            bytes.suffix(suffix.count).elementsEqual(suffix)
+        else { return false }
+        let middle = String(
+            decoding: bytes[prefix.count..<(bytes.count - suffix.count)], as: UTF8.self)
+        if middle.utf8.count == 8 { return middle.allSatisfy(\.isHexDigit) }
+        return UUID(uuidString: middle) != nil
     }
 
     private static func hexadecimal(_ value: UInt64) -> String {

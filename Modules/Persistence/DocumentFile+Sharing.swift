@@ -27,7 +27,7 @@ extension DocumentFile {
     ///
     /// Cheap when nothing changed: the file's identity (device, inode, size, modification and
     /// status-change times) is compared first, and the bytes are read only when it differs. A
-    /// file touched, or saved again with the same bytes, is ``FileCheck/unchanged(_:)`` with the
+    /// file touched, or saved again with the same bytes, is ``FileCheck/unchanged(_:reread:)`` with the
     /// new identity, so the next check is cheap again.
     ///
     /// - Throws: ``PersistenceError`` if the changed file cannot be read or decoded.

@@ -19,6 +19,9 @@ import Foundation
 /// after locking, the file at the path is compared with the locked one (device and inode), and the
 /// lock is taken again when they differ.
 ///
+/// The document's folder is locked as well, where the file system allows it (see
+/// `Held.lockFolder()`): a lock no deletion can take away.
+///
 /// `flock` locks are released by the system when the process ends, however it ends, so a killed
 /// process never leaves the document locked. A process that holds the lock but is stopped (Ctrl-Z,
 /// a debugger) would block every other save: a save waits at most ``patience`` for the lock, then
@@ -36,6 +39,8 @@ enum FileLock {
     /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
     final class Held {
         private var descriptor: Int32
+        /// The document's folder, locked too where the file system allows it; -1 when not.
+        private var folderDescriptor: Int32 = -1
         private let lockPath: String
         private let documentPath: String
         private let shownPath: String
@@ -54,7 +59,41 @@ enum FileLock {
             self.shownPath = shownPath
             self.deadline = deadline
             descriptor = -1
-            descriptor = try lockFileAtPath()
+            try lockFolder()
+            do throws(PersistenceError) {
+                descriptor = try lockFileAtPath()
+            } catch {
+                release()
+                throw error
+            }
+        }
+
+        /// Locks the document's folder: no program deletes a folder that holds the document, so
+        /// this lock holds even while something deletes lock files in a loop (under that, saves
+        /// that relied on the lock file alone kept finding it gone, and gave up after
+        /// ``FileLock/patience``). Where the file system cannot lock a folder (`flock` on NFS
+        /// needs a file open for writing), or the folder cannot be opened, the lock file alone
+        /// serves. Earlier versions lock only the lock file, so it is taken too.
+        private func lockFolder() throws(PersistenceError) {
+            let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
+            let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard handle >= 0 else { return }
+            while flock(handle, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR else {
+                    close(handle)
+                    return
+                }
+                guard ContinuousClock.now < deadline else {
+                    close(handle)
+                    throw .unwritable(
+                        path: shownPath,
+                        reason:
+                            "another process has held the lock on the folder \(folder) for over \(patience) (is it stopped?); nothing was written"
+                    )
+                }
+                usleep(5_000)
+            }
+            folderDescriptor = handle
         }
 
         /// Opens and locks the lock file until the file locked is the one at the path: one
@@ -73,6 +112,7 @@ enum FileLock {
                 if FileLock.isFile(candidate, at: lockPath) { return candidate }
                 flock(candidate, LOCK_UN)
                 close(candidate)
+                usleep(1_000)  // something is deleting lock files: do not spin against it
             }
         }
 
@@ -83,7 +123,7 @@ enum FileLock {
         /// other save got in); only then is the answer yes.
         func confirm(unchangedMeanwhile: () -> Bool) -> Bool {
             while !FileLock.isFile(descriptor, at: lockPath) {
-                release()
+                releaseLockFile()
                 do throws(PersistenceError) {
                     descriptor = try lockFileAtPath()
                 } catch {
@@ -98,11 +138,19 @@ enum FileLock {
             return true
         }
 
-        fileprivate func release() {
+        private func releaseLockFile() {
             guard descriptor >= 0 else { return }
             flock(descriptor, LOCK_UN)
             close(descriptor)
             descriptor = -1
+        }
+
+        fileprivate func release() {
+            releaseLockFile()
+            guard folderDescriptor >= 0 else { return }
+            flock(folderDescriptor, LOCK_UN)
+            close(folderDescriptor)
+            folderDescriptor = -1
         }
     }
 
@@ -154,6 +202,7 @@ enum FileLock {
         // No permission to create it in the folder says more than "no such file" below.
         let creationFailure = errno == EEXIST ? nil : AtomicFile.lastError()
         var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+        if descriptor >= 0 { share(descriptor, like: hasDocument ? document : nil) }
         if descriptor < 0 && errno == EACCES {
             // A lock file another user made: reading is enough for `flock`.
             descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
@@ -165,6 +214,20 @@ enum FileLock {
             throw .unwritable(path: shownPath, reason: reason)
         }
         return descriptor
+    }
+
+    /// Widens a lock file this user owns that earlier versions made 0600, so the document's
+    /// group can lock it too; best effort.
+    private static func share(_ descriptor: Int32, like document: stat?) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid() else { return }
+        let wanted = 0o644 | (document.map { $0.st_mode & 0o060 } ?? 0)
+        if status.st_mode & wanted != wanted {
+            _ = fchmod(descriptor, (status.st_mode & 0o777) | wanted)
+        }
+        if let document, status.st_gid != document.st_gid {
+            _ = fchown(descriptor, uid_t.max, document.st_gid)
+        }
     }
 
     /// Waits, polling, until `descriptor` is locked or `deadline` passes.

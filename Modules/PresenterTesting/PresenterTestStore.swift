@@ -19,7 +19,7 @@ public import Testing
 ///
 /// A step fails, with a line-by-line diff, when the state differs from the expected one. The
 /// store fails too when a state was published and not asserted (by
-/// ``expect(sourceLocation:_:)``, ``receive(sourceLocation:_:)`` or ``skipStates(_:)``)
+/// ``expect(sourceLocation:_:)``, ``receive(sourceLocation:_:)`` or ``skipStates(_:sourceLocation:)``)
 /// before the next intent or the end, and when ``finish(sourceLocation:)`` finds work still
 /// running. Nothing published slips through unseen: `finish()` first lets the presenter's pending
 /// work end, and whatever is published after it (or in a test that never calls it) is reported

@@ -89,6 +89,11 @@ var status = await CommandLoop(console: console).run { line in session.handle(li
 session.cancelOpenEdit()
 do throws(PersistenceError) {
     try await saver.flush()
+    if case .unconfirmed(let reason) = saver.status.value {
+        // Written, but a power cut could still undo it: the user should know.
+        console.printError("the last save was written but not confirmed on disk: \(reason)")
+        status = 1
+    }
 } catch {
     console.printError(error.description)
     status = 1

@@ -57,6 +57,22 @@ func run() async -> Int32 {
 
     let service: any AvatarService
     let simulator: SimulatedAvatarService?
+    var timeout = Duration.seconds(10)
+    if let text = arguments.values["--timeout"] {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3_600 else {
+            console.printError("--timeout needs a number of seconds from 0 to 3600, not '\(text)'")
+            exitProcess(usageExitStatus)
+        }
+        timeout = .seconds(seconds)
+    }
+    var maximumRequests = LiveAvatarService.defaultMaximumConcurrentRequests
+    if let text = arguments.values["--max-requests"] {
+        guard let count = Int(text), (1...1_000).contains(count) else {
+            console.printError("--max-requests needs a number from 1 to 1000, not '\(text)'")
+            exitProcess(usageExitStatus)
+        }
+        maximumRequests = count
+    }
     if let source = arguments.values["--source"] {
         guard let url = URL(string: source), let scheme = url.scheme,
             ["file", "http", "https"].contains(scheme)
@@ -64,27 +80,15 @@ func run() async -> Int32 {
             console.printError("--source needs a file://, http:// or https:// URL, not '\(source)'")
             exitProcess(usageExitStatus)
         }
-        var timeout = Duration.seconds(10)
-        if let text = arguments.values["--timeout"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3_600 else {
-                console.printError(
-                    "--timeout needs a number of seconds from 0 to 3600, not '\(text)'")
-                exitProcess(usageExitStatus)
-            }
-            timeout = .seconds(seconds)
-        }
-        var maximumRequests = LiveAvatarService.defaultMaximumConcurrentRequests
-        if let text = arguments.values["--max-requests"] {
-            guard let count = Int(text), (1...1_000).contains(count) else {
-                console.printError("--max-requests needs a number from 1 to 1000, not '\(text)'")
-                exitProcess(usageExitStatus)
-            }
-            maximumRequests = count
-        }
         service = LiveAvatarService(
             baseURL: url, timeout: timeout, maximumConcurrentRequests: maximumRequests)
         simulator = nil
     } else {
+        if let option = ["--timeout", "--max-requests"].first(where: { arguments.values[$0] != nil }
+        ) {
+            console.printError("\(option) applies to --source, which was not given")
+            exitProcess(usageExitStatus)
+        }
         let simulated = SimulatedAvatarService(latency: .milliseconds(150))
         service = simulated
         simulator = simulated

@@ -31,9 +31,21 @@ public enum TerminalInput {
     /// The terminal's settings before and during editing, under a lock of their own: restoring
     /// them never waits for the lock a write may be holding (a write to a closed pipe restores
     /// the terminal from inside it).
+    ///
+    /// Plain values and a flag, not two optional `termios`: the 6.3 optimizer read a pair of `nil`
+    /// optionals under the lock as a zeroed `termios`, and restoring that wrecked the terminal of
+    /// every release run whose output was not a terminal (`attractions > file`).
     private struct Settings: Sendable {
-        var saved: termios?
-        var editing: termios?
+        /// Whether `saved` holds the settings to put back.
+        var isChanged = false
+        var saved = termios()
+        var editing = termios()
+
+        /// Takes the settings to put back, if any, so they are put back once.
+        mutating func takeSaved() -> (Bool, termios) {
+            defer { isChanged = false }
+            return (isChanged, saved)
+        }
     }
 
     private static let shared = Mutex(Shared())
@@ -97,12 +109,8 @@ public enum TerminalInput {
     ///
     /// Does nothing if they were never changed; safe to call more than once, from any thread.
     public static func restoreTerminal() {
-        guard
-            var saved = settings.withLock({ state -> termios? in
-                defer { state.saved = nil }
-                return state.saved
-            })
-        else { return }
+        var (isChanged, saved) = settings.withLock { $0.takeSaved() }
+        guard isChanged else { return }
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }
 
@@ -136,12 +144,13 @@ public enum TerminalInput {
             characters[Int(VTIME)] = 0
         }
         settings.withLock {
+            $0.isChanged = true
             $0.saved = original
             $0.editing = editing
         }
         atexit { TerminalInput.restoreTerminal() }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &editing) == 0 else {
-            settings.withLock { $0.saved = nil }
+            settings.withLock { $0.isChanged = false }
             return false
         }
         handleSuspension()
@@ -154,7 +163,7 @@ public enum TerminalInput {
         signal(SIGTSTP, SIG_IGN)
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
         stop.setEventHandler {
-            let saved = settings.withLock { $0.saved }
+            let (wasEditing, saved) = settings.withLock { ($0.isChanged, $0.saved) }
             restoreTerminal()
             ExitSignals.raiseWithDefaultAction(SIGTSTP)
             // Continued. Block the signal in this thread again, so the next Control-Z reaches
@@ -165,12 +174,13 @@ public enum TerminalInput {
             pthread_sigmask(SIG_BLOCK, &stopSignal, nil)
             signal(SIGTSTP, SIG_IGN)
             // Editing again, as before the stop, unless editing had already ended.
-            guard saved != nil else { return }
-            let editing = settings.withLock { state -> termios? in
+            guard wasEditing else { return }
+            var editing = settings.withLock { state in
+                state.isChanged = true
                 state.saved = saved
                 return state.editing
             }
-            if var editing { tcsetattr(STDIN_FILENO, TCSANOW, &editing) }
+            tcsetattr(STDIN_FILENO, TCSANOW, &editing)
             shared.withLock { state in
                 write("\n" + state.editor.rendering(prompt: state.prompt, width: width()))
             }

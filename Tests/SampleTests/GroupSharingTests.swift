@@ -100,4 +100,34 @@ struct GroupSharingTests {
             "\(withLock.errors)")
         #expect(withLock.status == 1)
     }
+
+    @Test(
+        "a member who may only read the file cannot replace it, and a lock file from 0600 days is opened up"
+    )
+    func readOnlyMemberAndOldLockFile() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let first = try run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
+        #expect(first.status == 0, "\(first.errors)")
+        let lock = folder.appending(path: ".attractions.json.lock").path
+        #expect(chmod(lock, 0o600) == 0)  // as earlier versions made it
+
+        // The owner's next save opens the old lock file up for the group.
+        #expect(chmod(store, 0o640) == 0)
+        let owner = try run(as: Self.owner, primaryGroup: Self.group, "add Eiffel\n")
+        #expect(owner.status == 0, "\(owner.errors)")
+        #expect(status(of: lock).st_mode & 0o044 == 0o044)
+
+        // Read only for the group: the member is refused, and the file stays the owner's.
+        let reader = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        #expect(reader.errors.contains("read-only for this user"), "\(reader.errors)")
+        #expect(status(of: store).st_uid == Self.owner)
+
+        // Shared for writing, the member saves.
+        #expect(chmod(store, 0o660) == 0)
+        let member = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        #expect(member.status == 0, "\(member.errors)")
+        #expect(member.output.contains("3. Orsay"))
+    }
 }

@@ -211,6 +211,31 @@ struct TerminalSessionTests {
         }
     }
 
+    @Test(
+        "a sample whose output is not the terminal leaves the terminal exactly as it found it",
+        arguments: ["attractions", "avatars", "switches"])
+    func outputElsewhereLeavesTerminal(name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "terminal-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appending(path: "out")
+        try Data().write(to: output)
+        let arguments =
+            name == "attractions" ? ["--store", folder.appending(path: "a.json").path] : []
+        let sample = try TerminalSample(name, arguments, output: output)
+
+        sample.type("quit\r")
+        #expect(sample.waitForExit() != nil)
+
+        let before = sample.settingsBefore
+        let after = sample.settingsNow
+        #expect(after.c_lflag == before.c_lflag, "\(name): local modes changed")
+        #expect(after.c_iflag == before.c_iflag, "\(name): input modes changed")
+        #expect(after.c_oflag == before.c_oflag, "\(name): output modes changed")
+        #expect(cfgetospeed([after]) == cfgetospeed([before]), "\(name): the speed changed")
+    }
+
     @Test("Control-Z puts the terminal back while stopped, and continuing edits again")
     func suspendAndContinue() throws {
         let sample = try TerminalSample("switches")

@@ -23,7 +23,9 @@ final class TerminalSample: @unchecked Sendable {
         let description: String
     }
 
-    init(_ name: String, _ arguments: [String] = []) throws {
+    /// Starts `name` on a new pseudo-terminal; with `output`, its standard output goes to that
+    /// file instead (`sample > file` on a terminal).
+    init(_ name: String, _ arguments: [String] = [], output: URL? = nil) throws {
         master = PseudoTerminalCalls.openMaster(O_RDWR | O_NOCTTY)
         guard master >= 0, PseudoTerminalCalls.grant(master) == 0,
             PseudoTerminalCalls.unlock(master) == 0,
@@ -41,7 +43,7 @@ final class TerminalSample: @unchecked Sendable {
         process.executableURL = try SampleRunner.executable(named: name)
         process.arguments = arguments
         process.standardInput = slave
-        process.standardOutput = slave
+        process.standardOutput = try output.map { try FileHandle(forWritingTo: $0) } ?? slave
         process.standardError = slave
         let master = self.master
         let received = self.received

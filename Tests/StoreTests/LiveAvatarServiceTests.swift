@@ -113,6 +113,38 @@ struct HostileServerTests {
         ) { try await service.avatar(for: ada) }
     }
 
+    @Test("plain http follows a redirect, gives up on a loop, and sends a Host with its port")
+    func redirectsAndHost() async throws {
+        let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
+        defer { server.stop() }
+
+        let moved = try await LiveAvatarService(baseURL: server.url("moved")).avatar(for: ada)
+        #expect(moved.data == Data("P1 1 1 1".utf8))
+        await #expect(throws: AvatarServiceError.self) {
+            try await LiveAvatarService(baseURL: server.url("loop")).avatar(for: ada)
+        }
+        let host = try await LiveAvatarService(baseURL: server.url("host")).avatar(for: ada)
+        let port = try #require(server.url("host").port)
+        #expect(String(decoding: host.data, as: UTF8.self) == "127.0.0.1:\(port)")
+    }
+
+    @Test("an answer in chunks is refused, and a header with bare line feeds is read")
+    func chunksAndBareLineFeeds() async throws {
+        let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
+        defer { server.stop() }
+
+        do {
+            _ = try await LiveAvatarService(baseURL: server.url("chunked")).avatar(for: ada)
+            Issue.record("a chunked answer was taken as the avatar")
+        } catch .transport(let reason, _) {
+            #expect(reason.contains("chunks"))
+        } catch {
+            Issue.record("a chunked answer gave \(error)")
+        }
+        let bare = try await LiveAvatarService(baseURL: server.url("barelf")).avatar(for: ada)
+        #expect(bare.data == Data("P1 1 1 1".utf8))
+    }
+
     @Test("requests beyond the limit in flight wait their turn, and every one is answered")
     func requestsWaitTheirTurn() async throws {
         let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
@@ -200,7 +232,9 @@ struct HostileServerTests {
 /// `huge` announces 100 MiB, `endless` sends without end, `trickle` sends a byte every 0.2 s forever,
 /// `flood` sends without end and without pause, `hang` never answers, `mixed` floods for ada and
 /// hangs for everyone else, `held` answers after 0.3 s and counts the requests it holds at once,
-/// and `peak` answers with the most it ever held.
+/// `peak` answers with the most it ever held, `moved` redirects to `ok`, `loop` redirects to
+/// itself, `chunked` answers in chunks, `barelf` ends its header lines with a bare LF, and `host`
+/// answers with the `Host` header it was sent.
 ///
 /// The server exits when its standard input closes: when ``stop()`` closes it, or when the test
 /// process ends in any way. (`terminate()` alone is not enough: `python3` may be a launcher script
@@ -224,6 +258,30 @@ final class LoopbackServer {
             def log_message(self, *args): pass
             def do_GET(self):
                 kind = self.path.strip('/').split('/')[0]
+                if kind == 'moved':
+                    self.send_response(301)
+                    self.send_header('Location', '/ok/' + self.path.split('/')[-1])
+                    self.send_header('Content-Length', '0')
+                    self.end_headers(); return
+                if kind == 'loop':
+                    self.send_response(302)
+                    self.send_header('Location', self.path)
+                    self.end_headers(); return
+                if kind == 'chunked':
+                    self.protocol_version = 'HTTP/1.1'
+                    self.send_response(200)
+                    self.send_header('Transfer-Encoding', 'chunked')
+                    self.end_headers()
+                    self.wfile.write(b'4\\r\\nP1 1\\r\\n0\\r\\n\\r\\n'); return
+                if kind == 'barelf':
+                    self.wfile.write(b'HTTP/1.0 200 OK\\nContent-Length: ' + str(len(avatar)).encode() + b'\\n\\n' + avatar)
+                    return
+                if kind == 'host':
+                    body = self.headers.get('Host', '').encode()
+                    self.send_response(200)
+                    self.send_header('Content-Length', str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body); return
                 if kind == 'mixed':
                     kind = 'flood' if 'ada' in self.path else 'hang'
                 if kind == 'hang':
