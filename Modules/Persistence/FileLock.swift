@@ -68,8 +68,10 @@ enum FileLock {
             }
         }
 
-        /// Locks the document's folder: no program deletes a folder that holds the document, so
-        /// this lock holds even while something deletes lock files in a loop (under that, saves
+        /// Locks the document's folder, a lock no deletion of lock files can take away.
+        ///
+        /// No program deletes a folder that holds the document, so this lock holds even while
+        /// something deletes lock files in a loop (under that, saves
         /// that relied on the lock file alone kept finding it gone, and gave up after
         /// ``FileLock/patience``). Where the file system cannot lock a folder (`flock` on NFS
         /// needs a file open for writing), or the folder cannot be opened, the lock file alone
