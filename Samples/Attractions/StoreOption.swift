@@ -6,8 +6,9 @@ import SampleSupport
 enum StoreOption {
     /// The file `text` names.
     ///
-    /// - Throws: `UsageError` naming the problem: an empty or blank path, or one that ends in a
-    ///   slash (a folder's path, where a file's is needed).
+    /// - Throws: `UsageError` naming the problem: an empty or blank path, one that ends in a
+    ///   slash (a folder's path, where a file's is needed), or one in a folder that does not
+    ///   exist (a typo there would otherwise create folders; only the default location is made).
     static func url(from text: String) throws(UsageError) -> URL {
         if text.isEmpty {
             throw UsageError(message: "--store needs the path of a file, and it was given ''")
@@ -22,6 +23,15 @@ enum StoreOption {
                     "--store '\(text.terminalSafe)' ends with '/', so it names a folder; give a file, such as '\(text.terminalSafe)attractions.json'"
             )
         }
-        return URL(fileURLWithPath: text)
+        let url = URL(fileURLWithPath: text)
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            throw UsageError(
+                message:
+                    "--store '\(text.terminalSafe)' is in the folder '\(folder.path.terminalSafe)', which does not exist; create it first, or give another path"
+            )
+        }
+        return url
     }
 }

@@ -47,7 +47,7 @@ do throws(UsageError) {
     storeURL = try arguments.values["--store"].map(StoreOption.url(from:)) ?? defaultStore
 } catch {
     console.printError(error.message)
-    console.printUsageToStandardError(usage)
+    console.printUsageHint(usage)
     exitProcess(usageExitStatus)
 }
 

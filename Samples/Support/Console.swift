@@ -35,9 +35,11 @@ public struct Console: Sendable {
         writeAll("error: \(message.terminalSafe)\n", to: STDERR_FILENO)
     }
 
-    /// Writes the program's own usage text to standard error, as it is (it is not user text).
-    public func printUsageToStandardError(_ usage: String) {
-        writeAll(usage + "\n", to: STDERR_FILENO)
+    /// Writes the first line of the program's usage text, and where the rest is, to standard
+    /// error, after a usage error: short enough that the error above it stays in sight.
+    public func printUsageHint(_ usage: String) {
+        let synopsis = usage.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? usage
+        writeAll(synopsis + "\nRun with --help for the options and commands.\n", to: STDERR_FILENO)
     }
 
     /// Writes the prompt, without a newline.

@@ -81,7 +81,7 @@ extension LaunchArguments {
             )
         } catch {
             console.printError("\(error)")
-            console.printUsageToStandardError(usage)
+            console.printUsageHint(usage)
             exitProcess(usageExitStatus)
         }
         if arguments.contains("--help") || arguments.contains("-h") {

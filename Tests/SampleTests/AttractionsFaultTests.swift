@@ -13,6 +13,10 @@ import Testing
 struct AttractionsFaultTests {
     private let folder = FileManager.default.temporaryDirectory.appending(
         path: "attractions-faults-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
     private var store: String { folder.appending(path: "attractions.json").path }
 
     private func names() throws -> [String] {

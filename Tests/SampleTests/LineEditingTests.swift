@@ -160,6 +160,7 @@ struct TerminalSessionTests {
     func lineEditingOnATerminal() throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "tty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sample = try TerminalSample(
             "attractions", ["--store", folder.appending(path: "a.json").path])
@@ -196,6 +197,7 @@ struct TerminalSessionTests {
         ] {
             let folder = FileManager.default.temporaryDirectory.appending(
                 path: "tty-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let arguments =
                 name == "attractions" ? ["--store", folder.appending(path: "a.json").path] : []

@@ -30,6 +30,32 @@ struct UsabilityTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test(
+        "a usage error is short: the error, the usage line, and where the rest is",
+        arguments: ["switches", "attractions", "avatars"])
+    func shortUsageError(sample: String) throws {
+        let run = try SampleRunner.run(sample, ["--no-such-option"])
+
+        #expect(run.status == 64)
+        #expect(run.errorLines.count == 3, "\(run.errors)")
+        #expect(run.errorLines.first?.hasPrefix("error: ") == true)
+        #expect(run.errorLines.dropFirst().first?.hasPrefix("USAGE: \(sample)") == true)
+        #expect(run.errorLines.last == "Run with --help for the options and commands.")
+    }
+
+    @Test("a --store in a folder that does not exist is refused, and no folder is made")
+    func storeInMissingFolder() throws {
+        let missing = FileManager.default.temporaryDirectory.appending(
+            path: "missing-\(UUID().uuidString)")
+        let run = try SampleRunner.run(
+            "attractions", ["--store", missing.appending(path: "x/a.json").path],
+            script: "add Louvre\n")
+
+        #expect(run.status == 64)
+        #expect(run.errorLines.first?.contains("which does not exist") == true, "\(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
     @Test("--store= with nothing after the equals sign is refused the same way")
     func emptyStoreAfterEquals() throws {
         let run = try SampleRunner.run("attractions", ["--store="], script: "")
@@ -78,6 +104,7 @@ struct UsabilityTests {
     func errorShownOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "once-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let run = try SampleRunner.run(
