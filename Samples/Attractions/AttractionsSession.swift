@@ -85,7 +85,7 @@ final class AttractionsSession {
             open(list.newTapped())
             succeeded = true
         case .edit(let row):
-            intent("editTapped(at: \(row - 1))")
+            intent("editTapped(at: \(row - 1)), row \(row) on screen")
             let editor = list.editTapped(at: row - 1)
             if let editor { open(editor) }
             succeeded = editor != nil
@@ -93,7 +93,7 @@ final class AttractionsSession {
             intent("moveTapped(from: \(source - 1), to: \(destination - 1))")
             succeeded = list.moveTapped(from: source - 1, to: destination - 1)
         case .delete(let row):
-            intent("deleteTapped(at: \(row - 1))")
+            intent("deleteTapped(at: \(row - 1)), row \(row) on screen")
             succeeded = list.deleteTapped(at: row - 1)
         case .undo:
             intent("undoTapped()")

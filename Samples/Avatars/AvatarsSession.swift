@@ -63,7 +63,7 @@ final class AvatarsSession {
             }
             tracer.record(
                 from: .view, to: .presenter,
-                "\(isReload ? "reload" : "load")Tapped(row: \(row - 1))")
+                "row \(row): \(isReload ? "reload" : "loadTapped")()")
             if console.isInteractive {
                 if isReload { Task { await avatar.reload() } } else { avatar.loadTapped() }
             } else if isReload {
@@ -73,7 +73,7 @@ final class AvatarsSession {
             }
         case .cancel(let row):
             guard let avatar = list.avatarPresenter(at: row - 1) else { return failure() }
-            tracer.record(from: .view, to: .presenter, "cancelTapped(row: \(row - 1))")
+            tracer.record(from: .view, to: .presenter, "row \(row): cancelTapped()")
             avatar.cancelTapped()
         case .loadAll:
             tracer.record(from: .view, to: .presenter, "loadAllTapped()")

@@ -122,7 +122,7 @@ struct AvatarsSampleTests {
         let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
         #expect(
             hops == [
-                "  trace: view → presenter: loadTapped(row: 0)",
+                "  trace: view → presenter: row 1: loadTapped()",
                 "  trace: presenter → facade: loadAvatar(for: ada@example.com)",
                 "  trace: facade → store: remoteConnectionManager.loadAvatar(for: ada@example.com)",
                 "  trace: store → observation: avatarLoading(ada@example.com)",
