@@ -53,6 +53,12 @@ public struct CommandLoop {
                 showPrompt()
                 continue
             }
+            if let problem = Self.controlCharacterProblem(in: line) {
+                console.printError(problem)
+                anyFailed = true
+                showPrompt()
+                continue
+            }
             switch await handle(line) {
             case .succeeded:
                 break
@@ -65,6 +71,22 @@ public struct CommandLoop {
             showPrompt()
         }
         return exitStatus(anyFailed: anyFailed)
+    }
+
+    /// Why `line` cannot be a command, if it holds a control character (a script can hold any
+    /// byte; a terminal's keys are decoded before they get here): the first one, made visible,
+    /// and its column.
+    static func controlCharacterProblem(in line: String) -> String? {
+        guard
+            let index = line.unicodeScalars.firstIndex(where: {
+                $0.properties.generalCategory == .control
+            })
+        else { return nil }
+        let column =
+            line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: index) + 1
+        let shown = String(line.unicodeScalars[index]).terminalSafe
+        return "the command has a control character (\(shown)) at column \(column); commands are "
+            + "plain text, so nothing was done"
     }
 
     private func showPrompt() {

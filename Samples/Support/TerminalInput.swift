@@ -72,9 +72,12 @@ public enum TerminalInput {
                     readEditedLines(into: continuation)
                     restoreTerminal()
                 } else {
-                    var editor = LineEditor()
+                    // A script's lines are text as they are: the command loop refuses one with
+                    // a control character, rather than reading it as keys and dropping it.
                     while let line = readLine(strippingNewline: true) {
-                        continuation.yield(editor.replay(line))
+                        // A carriage return before the newline (a script saved with CRLF) is not
+                        // part of the command.
+                        continuation.yield(line.hasSuffix("\r") ? String(line.dropLast()) : line)
                     }
                 }
                 continuation.finish()

@@ -139,17 +139,21 @@ struct AttractionsFaultTests {
         #expect(Set(try names()).count == 90)
     }
 
-    @Test("an escape sequence in a command is taken as keys, whole, and never reaches the store")
+    @Test(
+        "a scripted command with a control character is refused, saying where, and nothing is saved"
+    )
     func escapes() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let typed = try SampleRunner.run(
             "attractions", ["--store", store],
-            script: "add \u{1B}]0;owned\u{7}Louvre\u{1B}[1;5C\u{1B}[Dx\nlist\n")
+            script: "add \u{1B}]0;owned\u{7}Louvre\nadd \u{1B}[31mRed\nadd Tab\there\nlist\n")
 
         #expect(!typed.output.contains("\u{1B}") && !typed.errors.contains("\u{1B}"))
-        #expect(typed.errors.isEmpty)
-        #expect(typed.status == 0)
-        #expect(try names() == ["Louvrxe"])
+        #expect(typed.errorLines.count == 3, "\(typed.errors)")
+        #expect(typed.errorLines.first?.contains("control character (^[) at column 5") == true)
+        #expect(typed.errorLines.last?.contains("at column 8") == true)
+        #expect(typed.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: store))
     }
 }
