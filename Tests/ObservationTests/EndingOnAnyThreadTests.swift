@@ -1,4 +1,5 @@
 import MVCObservation
+import Synchronization
 import Testing
 
 /// A main-actor object that holds tokens, as a presenter does.
@@ -104,5 +105,81 @@ struct EndingOnAnyThreadTests {
         #expect(heard.count == 1)
         #expect(weakCaptured == nil)
         #expect(property.observationCount == 0)
+    }
+}
+
+/// A global actor of the test's own: its jobs run on whichever thread of the pool is free, so
+/// the owner of a property isolated to it has no thread of its own.
+@globalActor
+private actor Hopping {
+    static let shared = Hopping()
+}
+
+/// An object isolated to ``Hopping`` that holds tokens; its `deinit` runs wherever the last
+/// reference goes, possibly on the very thread the actor last ran on.
+@Hopping
+private final class HoppingOwner {
+    var tokens: [ObservationToken] = []
+
+    init(_ property: ObservableProperty<Int>, observations: Int) {
+        for _ in 0..<observations { tokens.append(property.observe { _ in }) }
+    }
+}
+
+@Suite("Ending observations while the owner hops threads")
+struct EndingWhileOwnerHopsTests {
+    @Test(
+        "an owner on an actor with no thread of its own delivers while tokens end on other threads"
+    )
+    @Hopping
+    func ownerOnHoppingActor() async {
+        let property = ObservableProperty(0)
+        for round in 0..<150 {
+            let owner = HoppingOwner(property, observations: 32)
+            Task.detached { withExtendedLifetime(owner) {} }
+            for change in 0..<50 { property.value = round * 1_000 + change }
+            // Let the actor's next job run on another thread now and then.
+            await Task.detached {}.value
+        }
+        for _ in 0..<2_000 where property.observationCount > 0 { await Task.yield() }
+        #expect(property.observationCount == 0)
+    }
+}
+
+/// Says that a task has started.
+private final class StartFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
+/// Carries a value to another thread the way `sending` would: the sender never touches it again.
+private struct Handover<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+extension EndingWhileOwnerHopsTests {
+    @Test(
+        "tokens ended on the thread that made them, after the property moved to another, are safe")
+    func propertyMovedToAnotherThread() async {
+        for round in 0..<40 {
+            let property = ObservableProperty(0)
+            var tokens = (0..<256).map { _ in property.observe { _ in } }
+            // The property goes to a task of its own, as a model handed to another actor does;
+            // this thread keeps only the tokens, which may end anywhere.
+            let handover = Handover(value: property)
+            let started = StartFlag()
+            let changes = Task.detached {
+                let moved = handover.value
+                started.value.store(true, ordering: .releasing)
+                for change in 0..<5_000 { moved.value = round * 10_000 + change }
+                return moved.observationCount
+            }
+            // End them while the other task delivers (waiting for it without a suspension, so
+            // this stays the thread that made the tokens; bounded, in case no thread is free).
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(1))
+            while !started.value.load(ordering: .acquiring) && clock.now < deadline {}
+            tokens.removeAll()
+            #expect(await changes.value == 0)
+        }
     }
 }

@@ -12,8 +12,8 @@
 /// delivered to it.
 ///
 /// Subscriptions end as observations do (see ``ObservationToken``): from any thread; the handler
-/// is released at once on the thread the channel was last subscribed from, otherwise at the channel's
-/// next use.
+/// is released at once unless the owner is using the channel at that moment, and then at once
+/// after (see `EndedObservations`).
 ///
 /// Not thread-safe: use a channel from the isolation domain of its owner.
 public final class UpdateChannel<Update: KeyedUpdate> {
@@ -29,6 +29,9 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     // Checked statically, not at run time: every access is instantaneous (read into a local
     // before any handler runs), and publishing reads it on every update.
     @exclusivity(unchecked) @usableFromInline var nextID: ObservationID = 0
+    /// How deep the owner's uses of the subscribers are nested; the outermost takes the
+    /// exclusion (see `EndedObservations`).
+    @exclusivity(unchecked) @usableFromInline var useDepth = 0
 
     /// Creates a channel with no subscribers.
     ///
@@ -47,6 +50,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     public func subscribe(to key: Update.Key, _ handler: @escaping (Update) -> Void)
         -> ObservationToken
     {
+        beginUse()
+        defer { endUse() }
         removeEndedSubscriptions()
         let id = makeID(for: key)
         let list: ObserverList<Handler>
@@ -65,6 +70,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// - Parameter handler: Called with each update.
     /// - Returns: The token that keeps the subscription alive.
     public func subscribeToAll(_ handler: @escaping (Update) -> Void) -> ObservationToken {
+        beginUse()
+        defer { endUse() }
         removeEndedSubscriptions()
         let id = makeID(for: nil)
         subscribersToAll.append(handler, id: id)
@@ -78,6 +85,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     ///   whatever the number of subscribers to other keys.
     @inlinable
     public func publish(_ update: Update) {
+        beginUse()
+        defer { endUse() }
         let limit = nextID
         if coordinator.isIdle {
             if ended.mayHaveWaiting { removeEndedSubscriptions() }
@@ -101,12 +110,16 @@ public final class UpdateChannel<Update: KeyedUpdate> {
 
     /// The number of live subscriptions to `key`, not counting subscriptions to all keys.
     public func subscriberCount(for key: Update.Key) -> Int {
+        beginUse()
+        defer { endUse() }
         removeEndedSubscriptions()
         return subscribersByKey[key]?.count ?? 0
     }
 
     /// The number of live subscriptions to all keys.
     public var subscriberToAllCount: Int {
+        beginUse()
+        defer { endUse() }
         removeEndedSubscriptions()
         return subscribersToAll.count
     }
@@ -115,6 +128,9 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// was published.
     @inlinable
     func deliver(_ update: Update, registeredBefore limit: ObservationID) {
+        // A queued update may be delivered while another source of the model is in use.
+        beginUse()
+        defer { endUse() }
         if let list = subscribersByKey[update.key] {
             list.forEachObserver(
                 registeredBefore: limit, endedElsewhere: ended,
@@ -132,8 +148,24 @@ public final class UpdateChannel<Update: KeyedUpdate> {
         ended.removeWaiting(removeSubscription)
     }
 
+    /// Marks the start of a use of the subscribers by the owner; the outermost use takes the
+    /// exclusion, waiting out a token that holds it for a removal.
+    @inlinable
+    func beginUse() {
+        if useDepth == 0 { ended.acquire() }
+        useDepth += 1
+    }
+
+    /// Marks the end of a use; the outermost takes in what was ended meanwhile and gives the
+    /// exclusion back.
+    @inlinable
+    func endUse() {
+        if useDepth == 1 && ended.mayHaveWaiting { removeEndedSubscriptions() }
+        useDepth -= 1
+        if useDepth == 0 { ended.release() }
+    }
+
     private func makeID(for key: Update.Key?) -> ObservationID {
-        ended.noteOwnerThread()
         let id = nextID
         nextID += 1
         keyByID[id] = .some(key)
@@ -142,21 +174,41 @@ public final class UpdateChannel<Update: KeyedUpdate> {
 }
 
 extension UpdateChannel: ObservationSource {
-    /// Called by a token, on any thread: removed at once on the owner's thread, otherwise left
-    /// for the owner (deliveries skip it from then on).
+    /// Called by a token, on any thread, to end subscription `id`.
+    ///
+    /// Removed at once if the owner is not using the channel right now, else left for the owner,
+    /// who removes it before the next handler it calls. The handler is let go after the
+    /// exclusion is given back.
     func observationEnded(_ id: ObservationID) {
-        if ended.isOnOwnerThread { removeSubscription(id) } else { ended.add(id) }
+        guard ended.tryAcquire() else {
+            ended.add(id)
+            return
+        }
+        var released: [Any] = []
+        removeSubscription(id, releasingInto: &released)
+        ended.release()
+        released.removeAll()
     }
 
-    /// Removes one subscription, on the owner's isolation.
+    /// Removes one subscription; for whoever holds the exclusion.
     private func removeSubscription(_ id: ObservationID) {
+        var released: [Any] = []
+        removeSubscription(id, releasingInto: &released)
+    }
+
+    /// Removes one subscription, handing what it held (its box, its key's emptied list) to
+    /// `released`.
+    private func removeSubscription(_ id: ObservationID, releasingInto released: inout [Any]) {
         guard let entry = keyByID.removeValue(forKey: id) else { return }
         guard let key = entry else {
-            subscribersToAll.remove(id)
+            subscribersToAll.remove(id, releasingInto: &released)
             return
         }
         guard let list = subscribersByKey[key] else { return }
-        list.remove(id)
-        if list.isEmpty { subscribersByKey[key] = nil }
+        list.remove(id, releasingInto: &released)
+        if list.isEmpty {
+            subscribersByKey[key] = nil
+            released.append(list)
+        }
     }
 }

@@ -9,8 +9,9 @@ extension ObservableProperty {
         options: ObservationOptions,
         _ makeHandler: (ObservationID) -> (ObservedChange<Value>) -> Void
     ) -> ObservationToken {
+        beginUse()
+        defer { endUse() }
         removeEndedObservations()
-        ended.noteOwnerThread()
         let id = nextID
         nextID += 1
         let handler = makeHandler(id)
@@ -34,6 +35,9 @@ extension ObservableProperty {
     /// change was made), each given the values its options asked for.
     @inlinable
     func notify(from oldValue: Value, to newValue: Value, registeredBefore limit: ObservationID) {
+        // A queued change may be delivered while another property of the model is in use.
+        beginUse()
+        defer { endUse() }
         observers.forEachObserver(
             registeredBefore: limit, endedElsewhere: ended, removeEnded: removeEndedObservations
         ) { _, observer in
@@ -44,6 +48,8 @@ extension ObservableProperty {
     /// Tells observers that asked for ``ObservationOptions/prior`` that the value is about to change.
     @usableFromInline
     func notifyPrior() {
+        beginUse()
+        defer { endUse() }
         let current = storage
         observers.forEachObserver(
             registeredBefore: nextID, endedElsewhere: ended, removeEnded: removeEndedObservations
@@ -88,6 +94,8 @@ extension ObservableProperty {
     /// for an observer added during the batch after a change, the value it saw then. An observer
     /// whose starting value equals the final one hears nothing.
     private func flushBatch() {
+        beginUse()
+        defer { endUse() }
         guard let valueBefore = valueBeforeBatch else { return }
         valueBeforeBatch = nil
         let started = startedDuringBatch
@@ -114,12 +122,35 @@ extension ObservableProperty {
         ended.removeWaiting(removeObservation)
     }
 
-    /// Removes one observation, on the owner's isolation.
+    /// Removes one observation; for whoever holds the exclusion.
     func removeObservation(_ id: ObservationID) {
-        guard let removed = observers.remove(id) else { return }
+        var released: [Any] = []
+        removeObservation(id, releasingInto: &released)
+    }
+
+    /// Removes one observation, handing what it held (its box, a stream's ending) to `released`.
+    private func removeObservation(_ id: ObservationID, releasingInto released: inout [Any]) {
+        guard let removed = observers.remove(id, releasingInto: &released) else { return }
         if removed.options.contains(.prior) { priorObserverCount -= 1 }
         if removed.options.contains(.old) { oldValueObserverCount -= 1 }
-        streams[id] = nil
+        if let finish = streams.removeValue(forKey: id) { released.append(finish) }
+    }
+
+    /// Marks the start of a use of the observers by the owner; the outermost use takes the
+    /// exclusion, waiting out a token that holds it for a removal.
+    @inlinable
+    func beginUse() {
+        if useDepth == 0 { ended.acquire() }
+        useDepth += 1
+    }
+
+    /// Marks the end of a use; the outermost takes in what was ended meanwhile and gives the
+    /// exclusion back.
+    @inlinable
+    func endUse() {
+        if useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
+        useDepth -= 1
+        if useDepth == 0 { ended.release() }
     }
 }
 
@@ -138,10 +169,20 @@ extension ObservableProperty.Observer {
 }
 
 extension ObservableProperty: ObservationSource {
-    /// Called by a token, on any thread: removed at once on the owner's thread, otherwise left
-    /// for the owner (deliveries skip it from then on).
+    /// Called by a token, on any thread, to end observation `id`.
+    ///
+    /// Removed at once if the owner is not using the observers right now, else left for the
+    /// owner, who removes it before the next handler it calls. The handler is let go after the
+    /// exclusion is given back.
     func observationEnded(_ id: ObservationID) {
-        if ended.isOnOwnerThread { removeObservation(id) } else { ended.add(id) }
+        guard ended.tryAcquire() else {
+            ended.add(id)
+            return
+        }
+        var released: [Any] = []
+        removeObservation(id, releasingInto: &released)
+        ended.release()
+        released.removeAll()
     }
 }
 
@@ -159,6 +200,8 @@ extension ObservableProperty {
     ///
     /// - Parameter edit: Edits the value; it must not read or assign this property.
     public func modify(_ edit: (inout Value) -> Void) {
+        beginUse()
+        defer { endUse() }
         removeEndedObservations()
         guard coordinator.isIdle, priorObserverCount == 0, oldValueObserverCount == 0 else {
             update(edit)

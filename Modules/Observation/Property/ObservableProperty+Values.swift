@@ -31,7 +31,11 @@ extension ObservableProperty where Value: Sendable {
                 }
             }
         }
-        if let streamID { streams[streamID] = { continuation.finish() } }
+        if let streamID {
+            beginUse()
+            streams[streamID] = { continuation.finish() }
+            endUse()
+        }
         // The stream, not a token, decides how long this registration lasts; the registration is
         // removed when the stream terminates (see above) or the property goes away.
         token.detach()

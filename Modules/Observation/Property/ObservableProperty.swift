@@ -28,9 +28,9 @@
 /// **Lifetimes.** An observation ends when its ``ObservationToken`` is cancelled or released, on
 /// any thread; its handler is not called after that. The property keeps no reference to the
 /// token, and the token refers to the property weakly, so an observation keeps neither side alive.
-/// The property lets go of an ended observation's handler at once when the token ends on the
-/// thread the property was last observed from, otherwise at the property's next use (a change, a new
-/// observation, ``observationCount``); never while that handler is being called. A handler that
+/// The property lets go of an ended observation's handler at once, or, when the token ends while
+/// the owner is using the property on another thread, as soon as that use ends; never while
+/// that handler is being called. A handler that
 /// captures its observer strongly keeps it alive until then: capture `[weak self]`, or observe
 /// with a target, which is held weakly.
 ///
@@ -63,6 +63,9 @@ public final class ObservableProperty<Value> {
     /// started from.
     @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
     @exclusivity(unchecked) @usableFromInline var nextID: ObservationID = 0
+    /// How deep the owner's uses of the observers are nested (a handler that changes the
+    /// property again); the outermost takes the exclusion (see `EndedObservations`).
+    @exclusivity(unchecked) @usableFromInline var useDepth = 0
     @usableFromInline var streams: [ObservationID: () -> Void] = [:]
 
     @usableFromInline
@@ -114,6 +117,8 @@ public final class ObservableProperty<Value> {
             // Optional chaining, not `if let`: it calls the stored closure without copying it,
             // which saves a retain and a release of its context on every assignment.
             if isDuplicate?(storage, newValue) == true { return }
+            beginUse()
+            defer { endUse() }
             if coordinator.isIdle {
                 if ended.mayHaveWaiting { removeEndedObservations() }
                 if priorObserverCount > 0 {
@@ -137,6 +142,8 @@ public final class ObservableProperty<Value> {
 
     /// The number of live observations, counting value streams still being consumed.
     public var observationCount: Int {
+        beginUse()
+        defer { endUse() }
         removeEndedObservations()
         return observers.count
     }

@@ -10,10 +10,10 @@
 /// at that moment. That holds on whatever thread the token ends: the `deinit` of a `@MainActor`
 /// object is not isolated, and runs wherever its last reference goes (a detached task, a task
 /// group's child), so its tokens may end there while the main actor delivers. (A call that had
-/// already begun on the owner's thread when another thread ended the token finishes.) Ended on
-/// the thread its owner last made an observation on, the token removes the observation, handler
-/// and all, at once; ended on another thread, the property or channel lets go of the handler at
-/// its next use on its owner's isolation: a change, a new observation, a count.
+/// already begun when another thread ended the token finishes.) The token removes the
+/// observation, handler and all, at once, unless the owner is using the property or channel at
+/// that moment; then the owner removes it before the next handler it calls, or at the end of that
+/// use.
 public final class ObservationToken {
     // Two fields and no more: a token is allocated per observation, and with these it fits the
     // allocator's 32-byte size class. A token made with `init(onCancel:)` gets its action
@@ -93,8 +93,8 @@ protocol ObservationSource: AnyObject {
     /// Says that the token of observation `id` ended it, on whatever thread that happened; an
     /// unknown id is ignored.
     ///
-    /// On the owner's thread the source removes it at once; elsewhere it leaves the removal to
-    /// the owner (see `EndedObservations`).
+    /// The source removes it at once unless its owner is using it right now, and then leaves
+    /// the removal to the owner (see `EndedObservations`).
     func observationEnded(_ id: ObservationID)
 }
 

@@ -3,9 +3,10 @@
 
 /// The observers of one thing, delivered to in registration order, safe to change during a delivery.
 ///
-/// Only the owner's isolation (the thread the model lives on) touches a list. Another thread that
-/// ends an observation leaves its id in ``EndedObservations``; a delivery looks there before each
-/// observer it calls and, when something is waiting, has the owner remove it first.
+/// Whoever touches a list holds its source's exclusion (``EndedObservations/isBusy``): the owner
+/// during each use, or a token removing its observation. A token that finds the owner busy leaves
+/// its id in ``EndedObservations``; a delivery looks there before each observer it calls and,
+/// when something is waiting, has the owner remove it first.
 ///
 /// Removing an observer leaves a tombstone in its slot, so indexes stay put: a delivery under way
 /// skips the removed observer from then on, and removing many observers one by one (a screen of
@@ -19,9 +20,11 @@
 /// because a box the list has lent is never released while a delivery of this list is walking
 /// the slots:
 ///
-/// - Only the owner releases boxes (in ``remove(_:)`` and `deinit`), and the owner is the thread
-///   doing the delivery, so no release can run *concurrently* with it. A token ended on another
-///   thread never touches the list; the owner removes the box later.
+/// - A box is detached from the slots only by whoever holds the exclusion, and a delivery runs
+///   only inside an owner's use, which holds it: so no removal runs *concurrently* with a
+///   delivery, on any thread. (A token that takes the exclusion finds no delivery under way, and
+///   releases the box only after it has detached it and given the exclusion back.) The ordering
+///   is the exclusion's compare-and-swap (acquire) and store (release).
 /// - A removal during a delivery (a handler cancels itself or another observer, or the owner
 ///   takes in observations ended elsewhere) moves the box to `retired`, and the last delivery to
 ///   finish (the outermost, when a handler caused another) releases those. So an entry cannot
@@ -89,18 +92,35 @@ final class ObserverList<Entry> {
     /// - Complexity: Amortized O(log *n*).
     @discardableResult
     func remove(_ id: ObservationID) -> Entry? {
+        guard let (entry, box) = detach(id) else { return nil }
+        box?.release()
+        return entry
+    }
+
+    /// Removes the observer with `id` as ``remove(_:)`` does, but hands its box to `released`
+    /// instead of releasing it: a token ending its observation lets the handler go (whose
+    /// captures' `deinit`s may run any code) only after it gave the exclusion back.
+    @discardableResult
+    func remove(_ id: ObservationID, releasingInto released: inout [Any]) -> Entry? {
+        guard let (entry, box) = detach(id) else { return nil }
+        if let box { released.append(box.takeRetainedValue()) }
+        return entry
+    }
+
+    /// Takes the slot of `id` out; returns its entry, and its box when the caller must release
+    /// it (`nil` when a delivery is walking the slots and the box was retired instead).
+    private func detach(_ id: ObservationID) -> (Entry, Unmanaged<Box>?)? {
         guard let index = index(of: id), let box = slots[index].box else { return nil }
         slots[index].box = nil
         count -= 1
         let entry = box.takeUnretainedValue().entry
-        if activeDeliveries == 0 {
-            box.release()
-            sweepTombstonesIfWorthIt()
-        } else {
+        guard activeDeliveries == 0 else {
             // A delivery may be calling this very entry: keep it until the deliveries end.
             retired.append(box)
+            return (entry, nil)
         }
-        return entry
+        sweepTombstonesIfWorthIt()
+        return (entry, box)
     }
 
     /// The index of the slot with `id`, by binary search: ids only grow, and tombstones keep
