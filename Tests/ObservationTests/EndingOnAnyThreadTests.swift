@@ -1,3 +1,4 @@
+import Foundation
 import MVCObservation
 import Synchronization
 import Testing
@@ -160,26 +161,64 @@ extension EndingWhileOwnerHopsTests {
     @Test(
         "tokens ended on the thread that made them, after the property moved to another, are safe")
     func propertyMovedToAnotherThread() async {
-        for round in 0..<40 {
-            let property = ObservableProperty(0)
-            var tokens = (0..<256).map { _ in property.observe { _ in } }
-            // The property goes to a task of its own, as a model handed to another actor does;
-            // this thread keeps only the tokens, which may end anywhere.
-            let handover = Handover(value: property)
-            let started = StartFlag()
-            let changes = Task.detached {
-                let moved = handover.value
-                started.value.store(true, ordering: .releasing)
-                for change in 0..<5_000 { moved.value = round * 10_000 + change }
-                return moved.observationCount
+        // Threads of their own, not the cooperative pool: one side waits for the other by spinning.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                for round in 0..<40 {
+                    let property = ObservableProperty(0)
+                    var tokens = (0..<256).map { _ in property.observe { _ in } }
+                    // The property goes to a thread of its own, as a model handed to another
+                    // actor does; this thread keeps only the tokens, which may end anywhere.
+                    let handover = Handover(value: property)
+                    let started = StartFlag()
+                    let finished = StartFlag()
+                    Thread.detachNewThread {
+                        let moved = handover.value
+                        started.value.store(true, ordering: .releasing)
+                        for change in 0..<5_000 { moved.value = round * 10_000 + change }
+                        finished.value.store(true, ordering: .releasing)
+                    }
+                    while !started.value.load(ordering: .acquiring) {}
+                    // End them while the other thread delivers.
+                    tokens.removeAll()
+                    while !finished.value.load(ordering: .acquiring) {}
+                    #expect(handover.value.observationCount == 0)
+                }
+                done.resume()
             }
-            // End them while the other task delivers (waiting for it without a suspension, so
-            // this stays the thread that made the tokens; bounded, in case no thread is free).
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(1))
-            while !started.value.load(ordering: .acquiring) && clock.now < deadline {}
+        }
+    }
+}
+
+/// Something a handler captures, to see when the handler is let go.
+private final class Captured: Sendable {}
+
+extension EndingWhileOwnerHopsTests {
+    @Test("observations ended on two threads at once let their handlers go without another use")
+    @MainActor
+    func twoEndsAtOnceWhileIdle() async {
+        for _ in 0..<300 {
+            let property = ObservableProperty(0)
+            weak var first: Captured?
+            weak var second: Captured?
+            var tokens: [ObservationToken] = []
+            do {
+                let one = Captured()
+                let two = Captured()
+                first = one
+                second = two
+                tokens.append(property.observe { _ in _ = one })
+                tokens.append(property.observe { _ in _ = two })
+            }
+            let handover = Handover(value: tokens)
             tokens.removeAll()
-            #expect(await changes.value == 0)
+            // Each token ends on a task of its own, at about the same moment.
+            async let endOne: Void = Task.detached { handover.value[0].cancel() }.value
+            async let endTwo: Void = Task.detached { handover.value[1].cancel() }.value
+            _ = await (endOne, endTwo)
+            // Nothing touches the property from here: each handler must already be gone.
+            #expect(first == nil && second == nil)
+            withExtendedLifetime(property) {}
         }
     }
 }

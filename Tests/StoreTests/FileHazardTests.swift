@@ -244,7 +244,9 @@ struct FileHazardTests {
         for descriptor in held { close(descriptor) }
         for save in saves { _ = try await save.value }
 
-        #expect(waited < .seconds(2), "a task waited \(waited) for a thread of the pool")
+        // Blocked threads would hold it for the lock's whole patience (10 s); a busy machine
+        // running other tests beside this one may still take a moment.
+        #expect(waited < .seconds(5), "a task waited \(waited) for a thread of the pool")
     }
 }
 

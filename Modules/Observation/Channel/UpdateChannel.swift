@@ -160,7 +160,8 @@ public final class UpdateChannel<Update: KeyedUpdate> {
     /// exclusion back.
     @inlinable
     func endUse() {
-        if useDepth == 1 && ended.mayHaveWaiting { removeEndedSubscriptions() }
+        // A loop: letting a removed handler go may end another subscription of this channel.
+        while useDepth == 1 && ended.mayHaveWaiting { removeEndedSubscriptions() }
         useDepth -= 1
         if useDepth == 0 { ended.release() }
     }
@@ -180,14 +181,7 @@ extension UpdateChannel: ObservationSource {
     /// who removes it before the next handler it calls. The handler is let go after the
     /// exclusion is given back.
     func observationEnded(_ id: ObservationID) {
-        guard ended.tryAcquire() else {
-            ended.add(id)
-            return
-        }
-        var released: [Any] = []
-        removeSubscription(id, releasingInto: &released)
-        ended.release()
-        released.removeAll()
+        ended.end(id) { id, released in removeSubscription(id, releasingInto: &released) }
     }
 
     /// Removes one subscription; for whoever holds the exclusion.

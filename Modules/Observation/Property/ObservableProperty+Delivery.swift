@@ -148,7 +148,8 @@ extension ObservableProperty {
     /// exclusion back.
     @inlinable
     func endUse() {
-        if useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
+        // A loop: letting a removed handler go may end another observation of this property.
+        while useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
         useDepth -= 1
         if useDepth == 0 { ended.release() }
     }
@@ -175,14 +176,7 @@ extension ObservableProperty: ObservationSource {
     /// owner, who removes it before the next handler it calls. The handler is let go after the
     /// exclusion is given back.
     func observationEnded(_ id: ObservationID) {
-        guard ended.tryAcquire() else {
-            ended.add(id)
-            return
-        }
-        var released: [Any] = []
-        removeObservation(id, releasingInto: &released)
-        ended.release()
-        released.removeAll()
+        ended.end(id) { id, released in removeObservation(id, releasingInto: &released) }
     }
 }
 

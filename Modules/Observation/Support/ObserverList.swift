@@ -3,7 +3,7 @@
 
 /// The observers of one thing, delivered to in registration order, safe to change during a delivery.
 ///
-/// Whoever touches a list holds its source's exclusion (``EndedObservations/isBusy``): the owner
+/// Whoever touches a list holds its source's exclusion (``EndedObservations/holder``): the owner
 /// during each use, or a token removing its observation. A token that finds the owner busy leaves
 /// its id in ``EndedObservations``; a delivery looks there before each observer it calls and,
 /// when something is waiting, has the owner remove it first.
@@ -29,7 +29,8 @@
 ///   takes in observations ended elsewhere) moves the box to `retired`, and the last delivery to
 ///   finish (the outermost, when a handler caused another) releases those. So an entry cannot
 ///   die while it is being called, even when its own handler cancels it.
-/// - The list itself outlives the walk: whoever calls ``forEachObserver(registeredBefore:_:)``
+/// - The list itself outlives the walk: whoever calls
+///   ``forEachObserver(registeredBefore:endedElsewhere:removeEnded:_:)``
 ///   holds a reference to it for the call (a method's receiver is kept alive for the call;
 ///   `UpdateChannel.deliver` holds the keyed list in a local, since a handler can empty it and so
 ///   drop it from the channel's table).
