@@ -36,10 +36,10 @@ enum AttractionBenchmarks {
         let newcomers = attractions(operations)
 
         for operation in ListOperation.allCases {
-            var store = AttractionStore(attractions: initial)
+            var store = AttractionStore(initial)
             let storeTime = stopwatch.nanosecondsPerOperation(
                 operations: operations,
-                prepare: { store = AttractionStore(attractions: initial) },
+                prepare: { store = AttractionStore(initial) },
                 { operation.perform(on: store, positions: positions, newcomers: newcomers) }
             )
             var array = initial
@@ -73,7 +73,7 @@ enum AttractionBenchmarks {
                 case .add:
                     try? store.add(newcomers[index], at: position)
                 case .replace:
-                    var edited = store.attractions[position]
+                    var edited = store.elements[position]
                     edited.notes = "edited \(index)"
                     try? store.replace(edited.id, with: edited)
                 case .move:
@@ -181,7 +181,7 @@ enum AttractionBenchmarks {
 
             func editEach(_ store: AttractionStore, count: Int) {
                 for (round, position) in positions.prefix(count).enumerated() {
-                    var edited = store.attractions[position]
+                    var edited = store.elements[position]
                     edited.notes = "edit \(round)"
                     try? store.replace(edited.id, with: edited)
                 }
@@ -191,7 +191,7 @@ enum AttractionBenchmarks {
             let incremental = stopwatch.nanosecondsPerOperation(
                 operations: edits,
                 prepare: {
-                    let store = AttractionStore(attractions: initial)
+                    let store = AttractionStore(initial)
                     keepAlive = [store, AttractionListPresenter(store: store)]
                 },
                 {
@@ -203,7 +203,7 @@ enum AttractionBenchmarks {
             let rebuilding = stopwatch.nanosecondsPerOperation(
                 operations: rebuildingEdits,
                 prepare: {
-                    let store = AttractionStore(attractions: initial)
+                    let store = AttractionStore(initial)
                     keepAlive = [store, RebuildingListPresenter(store: store)]
                 },
                 {
@@ -247,7 +247,7 @@ private final class RebuildingListPresenter {
 
     private static func build(_ store: AttractionStore) -> AttractionListViewState {
         AttractionListViewState(
-            rows: store.attractions.map {
+            rows: store.elements.map {
                 .init(id: $0.id.description, name: $0.name, notes: $0.notes)
             },
             undo: .init(

@@ -32,7 +32,7 @@ enum SharingBenchmarks {
         }
         let (locked, plain) = await stopwatch.alternatingAsyncNanoseconds(
             measured: {
-                _ = try? await file.save(document, over: snapshot, merge: AttractionMerge.merge)
+                _ = try? await file.save(document, over: snapshot, merge: ListMerge<Attraction>.merge)
             },
             reference: { _ = try? await file.save(document) })
         Comparison(
@@ -53,7 +53,7 @@ enum SharingBenchmarks {
             theirs[index * 900 + 450].notes = "theirs \(index)"
         }
         let merged = stopwatch.nanosecondsPerOperation(operations: 1) {
-            blackHole(AttractionMerge.merge(base: base, ours: ours, theirs: theirs))
+            blackHole(ListMerge<Attraction>.merge(base: base, ours: ours, theirs: theirs))
         }
         let file = DocumentFile(url: folder.appending(path: "merge.json"), format: .attractions)
         _ = try? await file.save(base)

@@ -16,6 +16,6 @@ struct DelegatesDocumentationExampleTests {
         try delegate.saveAttraction(Attraction(id: delegate.newAttraction.id, name: "Louvre"))
         // END MVCDelegates example
 
-        #expect(store.attractions.map(\.name) == ["Louvre"])
+        #expect(store.elements.map(\.name) == ["Louvre"])
     }
 }

@@ -22,7 +22,7 @@ enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
         let existing = [
             Attraction(name: "Louvre"), Attraction(name: "Orsay", notes: "Impressionists"),
         ]
-        let store = AttractionStore(attractions: existing)
+        let store = AttractionStore(existing)
         switch self {
         case .create:
             let delegate = CreateAttractionDelegate(store: store)
@@ -45,13 +45,13 @@ struct EditorDelegateContractTests {
 
         try delegate.saveAttraction(edited)
 
-        #expect(store.attraction(withID: opened.id) == edited)
+        #expect(store.element(withID: opened.id) == edited)
     }
 
     @Test("saving is one undoable edit, published as one change", arguments: DelegateKind.allCases)
     func saveIsOneEdit(kind: DelegateKind) throws {
         let (store, delegate, opened) = kind.makeEditing()
-        let before = store.attractions
+        let before = store.elements
         var changes: [AttractionListChange] = []
         let token = store.changes.subscribeToAll { changes.append($0.change) }
 
@@ -59,18 +59,18 @@ struct EditorDelegateContractTests {
         try store.undo()
 
         #expect(changes.count == 2)
-        #expect(store.attractions == before)
+        #expect(store.elements == before)
         withExtendedLifetime(token) {}
     }
 
     @Test("cancelling changes nothing in the store", arguments: DelegateKind.allCases)
     func cancelChangesNothing(kind: DelegateKind) {
         let (store, delegate, _) = kind.makeEditing()
-        let before = store.attractions
+        let before = store.elements
 
         delegate.cancelEditing()
 
-        #expect(store.attractions == before)
+        #expect(store.elements == before)
         #expect(store.undoLabel == nil)
     }
 
@@ -97,12 +97,12 @@ struct EditorDelegateContractTests {
 struct EditorDelegateTests {
     @Test("the create delegate adds at the end of the list")
     func createAppends() throws {
-        let store = AttractionStore(attractions: [Attraction(name: "Louvre")])
+        let store = AttractionStore([Attraction(name: "Louvre")])
         let delegate = CreateAttractionDelegate(store: store)
 
         try delegate.saveAttraction(Attraction(id: delegate.newAttraction.id, name: "Orsay"))
 
-        #expect(store.attractions.map(\.name) == ["Louvre", "Orsay"])
+        #expect(store.elements.map(\.name) == ["Louvre", "Orsay"])
         #expect(store.undoLabel == "Add “Orsay”")
     }
 
@@ -124,33 +124,33 @@ struct EditorDelegateTests {
     func editAfterReorder() throws {
         let louvre = Attraction(name: "Louvre")
         let orsay = Attraction(name: "Orsay")
-        let store = AttractionStore(attractions: [louvre, orsay])
+        let store = AttractionStore([louvre, orsay])
         let delegate = EditAttractionDelegate(editing: louvre, in: store)
         try store.move(from: 0, to: 1)
 
         try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
 
-        #expect(store.attractions.map(\.notes) == ["", "Mona Lisa"])
-        #expect(store.attractions.map(\.name) == ["Orsay", "Louvre"])
+        #expect(store.elements.map(\.notes) == ["", "Mona Lisa"])
+        #expect(store.elements.map(\.name) == ["Orsay", "Louvre"])
     }
 
     @Test("the edit delegate reports an attraction deleted meanwhile, and changes nothing")
     func editDeleted() throws {
         let louvre = Attraction(name: "Louvre")
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let delegate = EditAttractionDelegate(editing: louvre, in: store)
         try store.delete(at: 0)
 
         #expect(throws: AttractionEditorError.attractionGone) {
             try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre"))
         }
-        #expect(store.attractions.isEmpty)
+        #expect(store.elements.isEmpty)
     }
 
     @Test("the delegates trace what they ask of the store as hops from the delegate layer")
     func reports() throws {
         let louvre = Attraction(name: "Louvre")
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let hops = Mutex<[String]>([])
         let tracer = HopTracer { hop in
             if hop.from == .delegate { hops.withLock { $0.append(hop.description) } }

@@ -180,7 +180,7 @@ struct AttractionListCoreTests {
         core.handle(.savingChanged(.pending))
         #expect(core.viewState.saveProblem == nil)
         core.handle(
-            .noticeArrived(AttractionStoreNotice(sequenceNumber: 1, message: "kept theirs")))
+            .noticeArrived(ListStoreNotice(sequenceNumber: 1, message: "kept theirs")))
         #expect(core.viewState.notice == "kept theirs")
     }
 }
@@ -206,8 +206,8 @@ struct ListUnderReentrantEditsTests {
         try store.add(Attraction(name: "Orsay"))
         try store.move(from: 1, to: 0)
 
-        #expect(list.viewState.rows.map(\.name) == store.attractions.map(\.name))
-        #expect(store.attractions.map(\.name) == ["Orsay", "Louvre"])
+        #expect(list.viewState.rows.map(\.name) == store.elements.map(\.name))
+        #expect(store.elements.map(\.name) == ["Orsay", "Louvre"])
         _ = janitor
     }
 }

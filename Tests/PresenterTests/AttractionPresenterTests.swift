@@ -55,7 +55,7 @@ struct AttractionPresenterTests {
 
     @Test("creating: a blank editor, typing, saving, and the list gains one row")
     func createFlow() async throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let list = PresenterTestStore(AttractionListPresenter(store: store))
 
         let editor = PresenterTestStore(list.send { $0.newTapped() })
@@ -72,7 +72,7 @@ struct AttractionPresenterTests {
         editor.expect { $0.phase = .saved }
 
         #expect(saved)
-        let created = try #require(store.attractions.last)
+        let created = try #require(store.elements.last)
         #expect(created.notes == "Impressionists")
         await list.receive {
             $0.rows.append(Screens.row(created))
@@ -84,7 +84,7 @@ struct AttractionPresenterTests {
 
     @Test("editing: the editor opens on the row's attraction and saving updates that row only")
     func editFlow() async throws {
-        let store = AttractionStore(attractions: [louvre, orsay])
+        let store = AttractionStore([louvre, orsay])
         let list = PresenterTestStore(AttractionListPresenter(store: store))
 
         let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 1) }))
@@ -105,7 +105,7 @@ struct AttractionPresenterTests {
 
     @Test("cancelling: the edit ends, the list never changes")
     func cancelFlow() async throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let list = PresenterTestStore(AttractionListPresenter(store: store))
 
         let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 0) }))
@@ -143,12 +143,12 @@ struct AttractionPresenterTests {
                 Screens.editor("Orsay", phase: .saved),
             ]
         )
-        #expect(store.attractions.map(\.name) == ["Orsay"])
+        #expect(store.elements.map(\.name) == ["Orsay"])
     }
 
     @Test("a store error on save keeps the editor open with the store's reason")
     func storeErrorOnSave() throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let list = AttractionListPresenter(store: store)
         let editor = try #require(list.editTapped(at: 0))
         try store.delete(at: 0)
@@ -162,7 +162,7 @@ struct AttractionPresenterTests {
     @Test("reordering, deleting and undoing each change the list in one step, with labels to match")
     func reorderDeleteUndoFlow() {
         let eiffel = Attraction(name: "Eiffel Tower")
-        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let store = AttractionStore([louvre, orsay, eiffel])
         let list = AttractionListPresenter(store: store)
         let timeline = ViewStateRecorder(list)
 
@@ -188,7 +188,7 @@ struct AttractionPresenterTests {
 
     @Test("a refused intent shows its reason, and the next success clears it")
     func errorsShowAndClear() {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let list = AttractionListPresenter(store: store)
         let timeline = ViewStateRecorder(list)
 
@@ -198,7 +198,7 @@ struct AttractionPresenterTests {
         #expect(list.editTapped(at: 1) == nil)
         #expect(list.addTapped(name: "Orsay"))
 
-        let added = store.attractions[1]
+        let added = store.elements[1]
         #expect(
             timeline.timeline == [
                 Screens.list([louvre]),
@@ -318,7 +318,7 @@ struct EditorOwnershipTests {
         weak var weakEditor: AttractionDetailPresenter?
         weak var weakList: AttractionListPresenter?
         do {
-            let store = AttractionStore(attractions: [Attraction(name: "Louvre")])
+            let store = AttractionStore([Attraction(name: "Louvre")])
             let list = AttractionListPresenter(store: store)
             let editor = list.editTapped(at: 0)
             editor?.nameChanged("Le Louvre")
@@ -350,7 +350,7 @@ struct EditorOwnershipTests {
 struct AttractionListReentrancyTests {
     @Test("a subscriber registered first that edits the store mid-delivery leaves the rows right")
     func earlierSubscriberEditsDuringDelivery() throws {
-        let store = AttractionStore(attractions: [Attraction(name: "Louvre")])
+        let store = AttractionStore([Attraction(name: "Louvre")])
         // Registered before the presenter: on every insert, it deletes the first row, so by the
         // time the presenter hears of the insert the store has already moved on.
         var isDeleting = false
@@ -365,7 +365,7 @@ struct AttractionListReentrancyTests {
         try store.add(Attraction(name: "Orsay"))
         try store.add(Attraction(name: "Eiffel Tower"), at: 0)
 
-        #expect(list.viewState.rows.map(\.name) == store.attractions.map(\.name))
+        #expect(list.viewState.rows.map(\.name) == store.elements.map(\.name))
         #expect(list.viewState.rows.map(\.name) == ["Orsay"])
         _ = meddler
     }

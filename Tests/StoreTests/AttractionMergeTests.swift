@@ -19,7 +19,7 @@ struct AttractionMergeTests {
     func additionsFromBoth() {
         let base = [louvre, orsay]
 
-        let result = AttractionMerge.merge(
+        let result = ListMerge<Attraction>.merge(
             base: base, ours: [louvre, rodin, orsay], theirs: [louvre, orsay, pantheon])
 
         #expect(names(result) == ["Louvre", "Musée Rodin", "Orsay", "Panthéon"])
@@ -28,7 +28,7 @@ struct AttractionMergeTests {
 
     @Test("a deletion on one side of an attraction the other left alone is honoured")
     func deletionHonoured() {
-        let result = AttractionMerge.merge(
+        let result = ListMerge<Attraction>.merge(
             base: [louvre, orsay, eiffel], ours: [louvre, eiffel], theirs: [louvre, orsay, eiffel])
 
         #expect(names(result) == ["Louvre", "Eiffel Tower"])
@@ -41,7 +41,7 @@ struct AttractionMergeTests {
         var theirLouvre = louvre
         theirLouvre.name = "Musée du Louvre"
 
-        let result = AttractionMerge.merge(
+        let result = ListMerge<Attraction>.merge(
             base: [louvre, orsay], ours: [louvre, ourOrsay], theirs: [theirLouvre, orsay])
 
         #expect(result.document == [theirLouvre, ourOrsay])
@@ -56,7 +56,7 @@ struct AttractionMergeTests {
         var theirs = louvre
         theirs.notes = "Venus de Milo"
 
-        let result = AttractionMerge.merge(base: [louvre], ours: [ours], theirs: [theirs])
+        let result = ListMerge<Attraction>.merge(base: [louvre], ours: [ours], theirs: [theirs])
 
         #expect(
             result.document == [
@@ -64,7 +64,7 @@ struct AttractionMergeTests {
             ])
         #expect(
             result.notices == [
-                "the notes of “Le Louvre” were edited here and in another process; the other process's notes were kept (yours were “Winged Victory”)"
+                "“Louvre” had its notes changed here to “Winged Victory” and in another process to “Venus de Milo”; the other process's was kept"
             ])
     }
 
@@ -73,7 +73,7 @@ struct AttractionMergeTests {
         var edited = orsay
         edited.notes = "Clock"
 
-        let result = AttractionMerge.merge(
+        let result = ListMerge<Attraction>.merge(
             base: [louvre, orsay], ours: [louvre], theirs: [louvre, edited])
 
         #expect(result.document == [louvre, edited])
@@ -87,9 +87,9 @@ struct AttractionMergeTests {
     func order() {
         let base = [louvre, orsay, eiffel]
 
-        let oursMoved = AttractionMerge.merge(
+        let oursMoved = ListMerge<Attraction>.merge(
             base: base, ours: [eiffel, louvre, orsay], theirs: base)
-        let bothMoved = AttractionMerge.merge(
+        let bothMoved = ListMerge<Attraction>.merge(
             base: base, ours: [eiffel, louvre, orsay], theirs: [orsay, louvre, eiffel])
 
         #expect(names(oursMoved) == ["Eiffel Tower", "Louvre", "Orsay"])
@@ -99,7 +99,7 @@ struct AttractionMergeTests {
 
     @Test("with no base (no file when this process started) both sides' attractions are kept")
     func noBase() {
-        let result = AttractionMerge.merge(base: nil, ours: [louvre], theirs: [orsay])
+        let result = ListMerge<Attraction>.merge(base: nil, ours: [louvre], theirs: [orsay])
 
         #expect(Set(names(result)) == ["Louvre", "Orsay"])
     }
@@ -109,12 +109,12 @@ struct AttractionMergeTests {
         let old = (0..<1_000).map { Attraction(name: "Attraction \($0)") }
         let new = Array(old.dropFirst()) + [old[0]]
 
-        let edits = AttractionListDifference.changes(from: old, to: new)
-        var list = AttractionList(old)
+        let edits = ListDifference<Attraction>.changes(from: old, to: new)
+        var list = EditableList<Attraction>(old)
         for edit in edits { _ = list.apply(edit) }
 
         #expect(edits == [.move(old[0].id, from: 0, to: 999)])
-        #expect(list.attractions == new)
+        #expect(list.elements == new)
     }
 
     @Test("random reorderings, removals and additions are reproduced exactly", arguments: 1...20)
@@ -123,13 +123,13 @@ struct AttractionMergeTests {
         let pool = (0..<40).map { Attraction(name: "Attraction \($0)") }
         let old = pool.filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
         let new = pool.filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
-        var list = AttractionList(old)
+        var list = EditableList<Attraction>(old)
 
-        for edit in AttractionListDifference.changes(from: old, to: new) {
+        for edit in ListDifference<Attraction>.changes(from: old, to: new) {
             #expect(list.apply(edit) != nil, "seed \(seed): \(edit) did not fit")
         }
 
-        #expect(list.attractions == new, "seed \(seed)")
+        #expect(list.elements == new, "seed \(seed)")
     }
 
     @Test("the difference between two lists, applied in order, turns one into the other")
@@ -138,12 +138,12 @@ struct AttractionMergeTests {
         renamed.name = "Musée d'Orsay"
         let old = [louvre, orsay, eiffel, rodin]
         let new = [pantheon, eiffel, renamed, louvre]
-        var list = AttractionList(old)
+        var list = EditableList<Attraction>(old)
 
-        for edit in AttractionListDifference.changes(from: old, to: new) {
+        for edit in ListDifference<Attraction>.changes(from: old, to: new) {
             #expect(list.apply(edit) != nil, "\(edit) did not fit")
         }
 
-        #expect(list.attractions == new)
+        #expect(list.elements == new)
     }
 }

@@ -13,28 +13,28 @@ struct AttractionStoreTests {
 
     @Test("adding a new attraction appends it and publishes where it went")
     func addAppends() throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let log = ChangeLog(store)
 
         try store.add(orsay)
 
-        #expect(store.attractions == [louvre, orsay])
+        #expect(store.elements == [louvre, orsay])
         #expect(log.changes == [.inserted(orsay, at: 1)])
         #expect(store.undoLabel == "Add “Orsay”")
     }
 
     @Test("adding at a position inserts there")
     func addAtPosition() throws {
-        let store = AttractionStore(attractions: [louvre, orsay])
+        let store = AttractionStore([louvre, orsay])
 
         try store.add(eiffel, at: 1)
 
-        #expect(store.attractions == [louvre, eiffel, orsay])
+        #expect(store.elements == [louvre, eiffel, orsay])
     }
 
     @Test("replacing finds the attraction by id wherever it moved")
     func replaceByID() throws {
-        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let store = AttractionStore([louvre, orsay, eiffel])
         let log = ChangeLog(store)
         try store.move(from: 0, to: 2)
         var renamed = louvre
@@ -42,14 +42,14 @@ struct AttractionStoreTests {
 
         try store.replace(louvre.id, with: renamed)
 
-        #expect(store.attractions == [orsay, eiffel, renamed])
+        #expect(store.elements == [orsay, eiffel, renamed])
         #expect(log.changes.last == .replaced(old: louvre, new: renamed, at: 2))
         #expect(store.undoLabel == "Edit “Louvre”")
     }
 
     @Test("replacing with an equal value changes nothing and records nothing")
     func replaceWithEqualValue() throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let log = ChangeLog(store)
 
         try store.replace(louvre.id, with: louvre)
@@ -60,15 +60,15 @@ struct AttractionStoreTests {
 
     @Test("moving publishes both positions and can be undone and redone")
     func moveUndoRedo() throws {
-        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let store = AttractionStore([louvre, orsay, eiffel])
         let log = ChangeLog(store)
 
         try store.move(from: 2, to: 0)
-        #expect(store.attractions == [eiffel, louvre, orsay])
+        #expect(store.elements == [eiffel, louvre, orsay])
         try store.undo()
-        #expect(store.attractions == [louvre, orsay, eiffel])
+        #expect(store.elements == [louvre, orsay, eiffel])
         try store.redo()
-        #expect(store.attractions == [eiffel, louvre, orsay])
+        #expect(store.elements == [eiffel, louvre, orsay])
 
         #expect(
             log.changes == [
@@ -80,7 +80,7 @@ struct AttractionStoreTests {
 
     @Test("deleting removes the attraction, and undo puts it back where it was")
     func deleteAndUndo() throws {
-        let store = AttractionStore(attractions: [louvre, orsay, eiffel])
+        let store = AttractionStore([louvre, orsay, eiffel])
         let log = ChangeLog(store)
 
         let deleted = try store.delete(at: 1)
@@ -88,7 +88,7 @@ struct AttractionStoreTests {
         #expect(store.undoLabel == "Delete “Orsay”")
         try store.undo()
 
-        #expect(store.attractions == [louvre, orsay, eiffel])
+        #expect(store.elements == [louvre, orsay, eiffel])
         #expect(log.changes == [.removed(orsay, at: 1), .inserted(orsay, at: 1)])
         #expect(store.redoLabel == "Delete “Orsay”")
         #expect(store.undoLabel == nil)
@@ -103,7 +103,7 @@ struct AttractionStoreTests {
 
         try store.undo()
         try store.undo()
-        #expect(store.attractions == [louvre])
+        #expect(store.elements == [louvre])
         #expect(store.redoLabel == "Add “Orsay”")
 
         try store.add(eiffel)
@@ -113,7 +113,7 @@ struct AttractionStoreTests {
 
     @Test("a refused edit throws and changes nothing")
     func refusedEdits() throws {
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         let log = ChangeLog(store)
 
         #expect(throws: AttractionStoreError.positionOutOfRange(1, count: 1)) {
@@ -125,10 +125,10 @@ struct AttractionStoreTests {
         #expect(throws: AttractionStoreError.positionOutOfRange(3, count: 1)) {
             try store.add(orsay, at: 3)
         }
-        #expect(throws: AttractionStoreError.duplicateAttraction(louvre.id)) {
+        #expect(throws: AttractionStoreError.duplicateElement(louvre.id)) {
             try store.add(louvre)
         }
-        #expect(throws: AttractionStoreError.unknownAttraction(orsay.id)) {
+        #expect(throws: AttractionStoreError.unknownElement(orsay.id)) {
             try store.replace(orsay.id, with: orsay)
         }
         #expect(throws: AttractionStoreError.mismatchedID(expected: louvre.id, found: orsay.id)) {
@@ -136,7 +136,7 @@ struct AttractionStoreTests {
         }
         #expect(throws: AttractionStoreError.nothingToUndo) { try store.undo() }
 
-        #expect(store.attractions == [louvre])
+        #expect(store.elements == [louvre])
         #expect(log.changes.isEmpty)
     }
 
@@ -154,7 +154,7 @@ struct AttractionStoreTests {
 
     @Test("a subscriber to one attraction hears only that attraction's changes")
     func keyedSubscription() throws {
-        let store = AttractionStore(attractions: [louvre, orsay])
+        let store = AttractionStore([louvre, orsay])
         var heard: [AttractionListChange] = []
         let token = store.changes.subscribe(to: orsay.id) { heard.append($0.change) }
 
@@ -162,7 +162,7 @@ struct AttractionStoreTests {
         try store.delete(at: 1)
 
         #expect(heard == [.moved(orsay, from: 1, to: 0)])
-        #expect(store.attractions == [orsay])
+        #expect(store.elements == [orsay])
         withExtendedLifetime(token) {}
     }
 }

@@ -22,7 +22,7 @@ struct CoalescingSaverTests {
         try await saver.flush()
 
         #expect(saver.writeCount == 1)
-        #expect(try await saver.file.load() == store.attractions)
+        #expect(try await saver.file.load() == store.elements)
     }
 
     @Test(

@@ -135,7 +135,7 @@ struct FileHazardTests {
         }
 
         #expect(opened.store.notice.value?.message == SaverNotice.deleted)
-        #expect(opened.store.attractions.map(\.name) == ["Louvre"])
+        #expect(opened.store.elements.map(\.name) == ["Louvre"])
         #expect(!FileManager.default.fileExists(atPath: url.path), "recreated without an edit")
         try opened.store.add(Attraction(name: "Orsay"))
         try await opened.saver.flush()

@@ -95,19 +95,19 @@ struct RandomizedStoreTests {
                 let succeeded = (try? store.redo()) != nil
                 #expect(succeeded == model.redo(), "step \(step): redo")
             default:
-                try await file.save(store.attractions)
+                try await file.save(store.elements)
                 let reloaded = try #require(try await file.load())
-                store = AttractionStore(attractions: reloaded)
+                store = AttractionStore(reloaded)
                 model = ReferenceModel(attractions: model.attractions)
                 mirror = reloaded
                 token = follow(store, into: { mirror = $0(mirror, store) })
                 reloads += 1
             }
             try #require(
-                store.attractions == model.attractions,
+                store.elements == model.attractions,
                 "step \(step): the store differs from the model")
             try #require(
-                mirror == store.attractions, "step \(step): the published changes do not add up")
+                mirror == store.elements, "step \(step): the published changes do not add up")
             #expect((store.undoLabel != nil) == !model.undoStack.isEmpty, "step \(step)")
             #expect((store.redoLabel != nil) == !model.redoStack.isEmpty, "step \(step)")
         }

@@ -31,7 +31,7 @@ struct SharedFileTests {
 
         let onDisk = try #require(try await first.saver.file.load())
         #expect(Set(onDisk.map(\.name)) == ["Louvre", "Orsay"])
-        #expect(first.store.attractions == onDisk)
+        #expect(first.store.elements == onDisk)
     }
 
     @Test("what a merge brings in reaches subscribers as ordinary updates")
@@ -64,16 +64,16 @@ struct SharedFileTests {
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(999))
         for _ in 0..<100 { await Task.yield() }
-        #expect(watching.store.attractions.isEmpty, "the watcher looked before its interval")
+        #expect(watching.store.elements.isEmpty, "the watcher looked before its interval")
 
         clock.advance(by: .milliseconds(1))
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while watching.store.attractions.isEmpty && ContinuousClock.now < deadline {
+        while watching.store.elements.isEmpty && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
 
-        #expect(watching.store.attractions.map(\.name) == ["Orsay"])
-        #expect(log.changes.map(\.attraction.name) == ["Orsay"])
+        #expect(watching.store.elements.map(\.name) == ["Orsay"])
+        #expect(log.changes.map(\.element.name) == ["Orsay"])
         #expect(!watching.saver.hasPendingChanges)
     }
 
@@ -90,7 +90,7 @@ struct SharedFileTests {
         try first.store.move(from: 0, to: 1)
         try await first.saver.flush()
 
-        #expect(first.store.attractions.map(\.name) == ["Louvre"])
+        #expect(first.store.elements.map(\.name) == ["Louvre"])
         #expect(first.store.undoLabel == "Move “Louvre”")
         #expect(throws: AttractionStoreError.self) { try first.store.undo() }
         #expect(first.store.undoLabel == "Add “Orsay”")
@@ -98,7 +98,7 @@ struct SharedFileTests {
             try first.store.undo()
         }
         try first.store.undo()
-        #expect(first.store.attractions.isEmpty)
+        #expect(first.store.elements.isEmpty)
     }
 
     @Test("undo of a rename keeps the notes another process wrote meanwhile, and saves them")
@@ -119,14 +119,14 @@ struct SharedFileTests {
         try await first.saver.flush()
 
         let expected = [Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa")]
-        #expect(first.store.attractions == expected)
+        #expect(first.store.elements == expected)
         #expect(try await first.saver.file.load() == expected)
     }
 
     @Test("an editor's save keeps the fields it did not touch as the store holds them now")
     func editorKeepsMergedFields() throws {
         let louvre = Attraction(name: "Louvre")
-        let store = AttractionStore(attractions: [louvre])
+        let store = AttractionStore([louvre])
         // Another process's notes, merged in while the editor was open on the old value.
         try store.replace(
             louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
@@ -134,7 +134,7 @@ struct SharedFileTests {
         try store.apply(editOf: louvre, result: Attraction(id: louvre.id, name: "Le Louvre"))
 
         #expect(
-            store.attractions == [Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa")])
+            store.elements == [Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa")])
     }
 
     @Test(
@@ -160,7 +160,7 @@ struct SharedFileTests {
         for _ in 0..<120 {
             let index = Int.random(in: 0..<3, using: &random)
             let (store, saver) = processes[index]
-            let own = store.attractions.filter { expected[index][$0.id] != nil }
+            let own = store.elements.filter { expected[index][$0.id] != nil }
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<4:
                 serial += 1
@@ -176,7 +176,7 @@ struct SharedFileTests {
                 expected[index][target.id] = renamed.name
             case 6 where !own.isEmpty:
                 let target = own[Int.random(in: 0..<own.count, using: &random)]
-                let position = try #require(store.attractions.firstIndex(of: target))
+                let position = try #require(store.elements.firstIndex(of: target))
                 try store.delete(at: position)
                 expected[index][target.id] = nil
             case 7 where store.count > 1:
@@ -196,9 +196,9 @@ struct SharedFileTests {
         // Each process holds everything of its own; the others' edits reach it with its next save
         // or its watcher (tested above).
         for (index, process) in processes.enumerated() {
-            #expect(Set(expected[index].keys).isSubset(of: process.store.attractions.map(\.id)))
+            #expect(Set(expected[index].keys).isSubset(of: process.store.elements.map(\.id)))
         }
         let reopened = try await open(folder)
-        #expect(reopened.store.attractions == onDisk)
+        #expect(reopened.store.elements == onDisk)
     }
 }

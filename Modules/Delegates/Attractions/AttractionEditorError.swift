@@ -30,8 +30,8 @@ extension AttractionEditorError {
     /// The editor's view of a store's refusal.
     init(_ error: AttractionStoreError) {
         switch error {
-        case .unknownAttraction: self = .attractionGone
-        case .duplicateAttraction: self = .alreadySaved
+        case .unknownElement: self = .attractionGone
+        case .duplicateElement: self = .alreadySaved
         case .brokenRule(let problem): self = .brokenRule(problem)
         case .positionOutOfRange, .mismatchedID, .changedElsewhere, .nothingToUndo, .nothingToRedo:
             self = .refused(error.description)

@@ -5,7 +5,7 @@ public import Foundation
 /// A plain value: `Sendable` to cross tasks, `Codable` to persist, `Equatable` so that a store can
 /// tell a real edit from a no-op. Its ``id`` never changes, so an attraction can be found again
 /// after the list was reordered or edited.
-public struct Attraction: Sendable, Codable, Equatable, Identifiable {
+public struct Attraction: ListElement, Codable {
     /// Identifies one attraction for as long as it exists.
     public struct ID: Sendable, Codable, Hashable, CustomStringConvertible {
         /// The underlying unique value.
@@ -55,4 +55,24 @@ public struct Attraction: Sendable, Codable, Equatable, Identifiable {
         self.name = name
         self.notes = notes
     }
+
+    // MARK: The description generic code works from
+
+    /// The editable fields: the one place that lists them. Editing, undo, merging and the file
+    /// format all go over this list, so a new field is added here and nowhere else.
+    public static let fields: [ElementField<Attraction>] = [
+        ElementField("name", \.name),
+        ElementField("notes", \.notes),
+    ]
+
+    /// An attraction with no name and no notes (not valid until it gets a name).
+    public init(blankWithID id: ID) {
+        self.init(id: id, name: "")
+    }
+
+    /// "attraction", as messages name one.
+    public static var noun: String { "attraction" }
+
+    /// The name, as labels ("Delete “Louvre”") and notices show it.
+    public var title: String { name }
 }

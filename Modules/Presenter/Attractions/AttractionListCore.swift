@@ -27,9 +27,9 @@ public struct AttractionListCore: Equatable, Sendable {
         /// The store published an update.
         case storeChanged(AttractionStoreUpdate)
         /// The store's saving state changed.
-        case savingChanged(AttractionSavingState)
+        case savingChanged(ListSavingState)
         /// The store resolved a conflict while taking in another process's save.
-        case noticeArrived(AttractionStoreNotice)
+        case noticeArrived(ListStoreNotice)
         /// The whole list, read again from the store, with the commands' labels.
         case reloaded([Attraction], undoLabel: String?, redoLabel: String?)
         /// The store refused an intent; the labels are the store's after the refusal (a refused
@@ -60,7 +60,7 @@ public struct AttractionListCore: Equatable, Sendable {
     ///   - saving: Where saving stands.
     public init(
         attractions: [Attraction], undoLabel: String?, redoLabel: String?,
-        saving: AttractionSavingState = .saved
+        saving: ListSavingState = .saved
     ) {
         viewState = AttractionListViewState(
             rows: attractions.map(Self.row),
@@ -143,7 +143,7 @@ public struct AttractionListCore: Equatable, Sendable {
         .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
     }
 
-    private static func saveProblem(_ saving: AttractionSavingState) -> String? {
+    private static func saveProblem(_ saving: ListSavingState) -> String? {
         switch saving {
         case .saved, .pending:
             return nil

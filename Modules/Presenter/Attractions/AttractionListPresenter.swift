@@ -35,7 +35,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
         self.tracer = tracer
         self.state = ObservableProperty(
             AttractionListCore(
-                attractions: store.attractions, undoLabel: store.undoLabel,
+                attractions: store.elements, undoLabel: store.undoLabel,
                 redoLabel: store.redoLabel, saving: store.saving.value))
         tokens.append(
             store.changes.subscribeToAll { [weak self] update in
@@ -114,7 +114,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
     /// - Returns: The editor, or `nil` (with the error shown) if there is no such row.
     public func editTapped(at position: Int) -> AttractionDetailPresenter? {
         perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
-            let attraction = try store.attraction(at: position)
+            let attraction = try store.element(at: position)
             let delegate = EditAttractionDelegate(
                 editing: attraction, in: store, tracer: tracer)
             return AttractionDetailPresenter(
@@ -173,7 +173,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
                 // read whole instead of trapping.
                 send(
                     .reloaded(
-                        store.attractions, undoLabel: store.undoLabel, redoLabel: store.redoLabel))
+                        store.elements, undoLabel: store.undoLabel, redoLabel: store.redoLabel))
             }
         }
     }

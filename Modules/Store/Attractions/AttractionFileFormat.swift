@@ -2,6 +2,11 @@ import Foundation
 public import MVCModel
 public import MVCPersistence
 
+extension Attraction: DocumentListElement {
+    /// The attractions file format: ``FileFormat/attractions``.
+    public static var documentFormat: FileFormat<[Attraction]> { .attractions }
+}
+
 extension FileFormat where Document == [Attraction] {
     /// The attractions file format.
     ///

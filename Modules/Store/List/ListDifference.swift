@@ -1,55 +1,55 @@
 public import MVCModel
 
-/// The edits that turn one list of attractions into another, for publishing a merge as ordinary
-/// fine-grained changes.
-public enum AttractionListDifference {
-    /// Edits that, applied in order with ``AttractionList/apply(_:)``, turn `old` into `new`:
+/// The edits that turn one list into another, for publishing a merge as ordinary fine-grained
+/// changes.
+public enum ListDifference<Element: ListElement> {
+    /// Edits that, applied in order with ``EditableList/apply(_:)``, turn `old` into `new`:
     /// removals first, then moves, then replacements, then insertions at their final positions.
     ///
-    /// Moves are few: the attractions whose relative order both lists share (a longest increasing
-    /// subsequence) stay put, and only the others move, each right after the attraction it follows
-    /// in `new`. Another process moving one attraction is one move, not one per row it passed.
+    /// Moves are few: the elements whose relative order both lists share (a longest increasing
+    /// subsequence) stay put, and only the others move, each right after the element it follows in
+    /// `new`. Another process moving one element is one move, not one per row it passed.
     ///
-    /// - Complexity: O(*n* log *n*), plus O(*n*) per moved attraction.
-    public static func changes(from old: [Attraction], to new: [Attraction]) -> [AttractionEdit] {
+    /// - Complexity: O(*n* log *n*), plus O(*n*) per moved element.
+    public static func changes(from old: [Element], to new: [Element]) -> [ListEdit<Element>] {
         let newByID = Dictionary(new.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let oldIDs = Set(old.map(\.id))
-        var edits: [AttractionEdit] = []
+        var edits: [ListEdit<Element>] = []
 
-        var remaining: [Attraction] = []
-        for attraction in old {
-            if newByID[attraction.id] == nil {
+        var remaining: [Element] = []
+        for element in old {
+            if newByID[element.id] == nil {
                 // The position it has once the removals before it are done.
-                edits.append(.remove(attraction, at: remaining.count))
+                edits.append(.remove(element, at: remaining.count))
             } else {
-                remaining.append(attraction)
+                remaining.append(element)
             }
         }
 
         let target = new.map(\.id).filter(oldIDs.contains)
         edits += moves(from: remaining.map(\.id), to: target)
 
-        for attraction in remaining {
-            if let newer = newByID[attraction.id], newer != attraction {
-                edits.append(.replace(old: attraction, new: newer))
+        for element in remaining {
+            if let newer = newByID[element.id], newer != element {
+                edits.append(.replace(old: element, new: newer))
             }
         }
 
-        for (position, attraction) in new.enumerated() where !oldIDs.contains(attraction.id) {
-            edits.append(.insert(attraction, at: position))
+        for (position, element) in new.enumerated() where !oldIDs.contains(element.id) {
+            edits.append(.insert(element, at: position))
         }
         return edits
     }
 
     /// The moves that turn `order` into `target` (the same ids, in another order).
-    private static func moves(from order: [Attraction.ID], to target: [Attraction.ID])
-        -> [AttractionEdit]
+    private static func moves(from order: [Element.ID], to target: [Element.ID])
+        -> [ListEdit<Element>]
     {
         let targetIndex = Dictionary(
             target.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let staying = longestIncreasingRun(order.compactMap { targetIndex[$0] })
         var order = order
-        var edits: [AttractionEdit] = []
+        var edits: [ListEdit<Element>] = []
         for (index, id) in target.enumerated() where !staying.contains(index) {
             guard let source = order.firstIndex(of: id) else { continue }
             order.remove(at: source)

@@ -1,30 +1,30 @@
 public import MVCModel
 public import MVCPersistence
 
-/// Merges two versions of the list of attractions that grew apart from one base.
+/// Merges two versions of a list that grew apart from one base.
 ///
 /// The versions are this process's (*ours*) and the one another process saved (*theirs*). Pure:
 /// no I/O, no state.
 ///
-/// The rules, decided per attraction, by id:
+/// The rules, decided per element, by id:
 /// - Added on one side: kept. Deleted on one side and untouched on the other: deleted.
-/// - Edited on one side only: that edit. Edited on both sides: field by field, each side's edit of
-///   a field it alone changed is kept; a field both sides changed differently takes *theirs*
-///   (already on disk, and acknowledged to whoever saved it), and a notice names what was
-///   replaced.
+/// - Edited on one side only: that edit. Edited on both sides: field by field (over
+///   `Element.fields`), each side's edit of a field it alone changed is kept; a field both sides
+///   changed differently takes *theirs* (already on disk, and acknowledged to whoever saved it),
+///   and a notice names the field and both values.
 /// - Deleted on one side and edited on the other: kept, with the edit, and a notice (an edit is
 ///   never thrown away silently).
 ///
-/// The order: if only one side reordered the attractions both had, its order is kept; if both
-/// did, theirs is (with a notice). Attractions that only the other side has are then placed right
-/// after the attraction they follow on their side (at the top if they lead it).
-public enum AttractionMerge {
+/// The order: if only one side reordered the elements both had, its order is kept; if both did,
+/// theirs is (with a notice). Elements that only the other side has are then placed right after
+/// the element they follow on their side (at the top if they lead it).
+public enum ListMerge<Element: ListElement> {
     /// Merges `ours` and `theirs` against `base` (`nil` when there was no file to begin with).
     ///
     /// - Returns: The merged list and a sentence for each conflict.
-    /// - Complexity: O(*n*) for *n* attractions, plus O(*n*) per attraction one side added.
-    public static func merge(base: [Attraction]?, ours: [Attraction], theirs: [Attraction])
-        -> MergeResult<[Attraction]>
+    /// - Complexity: O(*n*) for *n* elements, plus O(*n*) per element one side added.
+    public static func merge(base: [Element]?, ours: [Element], theirs: [Element])
+        -> MergeResult<[Element]>
     {
         let base = base ?? []
         let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -32,7 +32,7 @@ public enum AttractionMerge {
         let theirsByID = Dictionary(
             theirs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var notices: [String] = []
-        var merged: [Attraction.ID: Attraction] = [:]
+        var merged: [Element.ID: Element] = [:]
 
         for id in Set(oursByID.keys).union(theirsByID.keys) {
             let resolved = resolve(
@@ -57,55 +57,59 @@ public enum AttractionMerge {
         return MergeResult(document: order.compactMap { merged[$0] }, notices: notices.sorted())
     }
 
-    /// The merged version of one attraction, or `nil` if it is deleted.
+    /// The merged version of one element, or `nil` if it is deleted.
     private static func resolve(
-        base: Attraction?, ours: Attraction?, theirs: Attraction?, notices: inout [String]
-    ) -> Attraction? {
+        base: Element?, ours: Element?, theirs: Element?, notices: inout [String]
+    ) -> Element? {
         switch (ours, theirs) {
         case (let ours?, let theirs?):
             if ours == theirs { return ours }
             guard let base else {
                 notices.append(
-                    "“\(theirs.name)” was saved here and in another process; the other process's version was kept"
+                    "“\(theirs.title)” was saved here and in another process; the other process's version was kept"
                 )
                 return theirs
             }
             if ours == base { return theirs }
             if theirs == base { return ours }
-            var result = theirs
-            if theirs.name == base.name { result.name = ours.name }
-            if theirs.notes == base.notes { result.notes = ours.notes }
-            if ours.name != base.name && theirs.name != base.name && ours.name != theirs.name {
-                notices.append(
-                    "“\(base.name)” was renamed here to “\(ours.name)” and in another process to “\(theirs.name)”; “\(theirs.name)” was kept"
-                )
-            }
-            if ours.notes != base.notes && theirs.notes != base.notes && ours.notes != theirs.notes
-            {
-                notices.append(
-                    "the notes of “\(result.name)” were edited here and in another process; the other process's notes were kept (yours were “\(ours.notes)”)"
-                )
-            }
-            return result
+            return mergeFields(base: base, ours: ours, theirs: theirs, notices: &notices)
         case (let ours?, nil):
             guard let base else { return ours }  // added here
             if ours == base { return nil }  // deleted there, untouched here
             notices.append(
-                "“\(ours.name)” was deleted in another process but edited here; it was kept")
+                "“\(ours.title)” was deleted in another process but edited here; it was kept")
             return ours
         case (nil, let theirs?):
             guard let base else { return theirs }  // added there
             if theirs == base { return nil }  // deleted here, untouched there
             notices.append(
-                "“\(theirs.name)” was deleted here but edited in another process; it was kept")
+                "“\(theirs.title)” was deleted here but edited in another process; it was kept")
             return theirs
         case (nil, nil):
             return nil
         }
     }
 
+    /// `theirs`, with each field only `ours` changed taken from `ours`; a field both changed to
+    /// different values keeps theirs, and a notice says what yours was.
+    private static func mergeFields(
+        base: Element, ours: Element, theirs: Element, notices: inout [String]
+    ) -> Element {
+        var result = theirs
+        for field in Element.fields {
+            if field.isEqual(theirs, base) {
+                field.copy(from: ours, to: &result)
+            } else if !field.isEqual(ours, base) && !field.isEqual(ours, theirs) {
+                notices.append(
+                    "“\(base.title)” had its \(field.name) changed here to “\(field.text(in: ours))” and in another process to “\(field.text(in: theirs))”; the other process's was kept"
+                )
+            }
+        }
+        return result
+    }
+
     /// Whether `order` lists the ids it shares with `base` in another order than `base` does.
-    private static func reordered(_ order: [Attraction.ID], comparedWith base: [Attraction.ID])
+    private static func reordered(_ order: [Element.ID], comparedWith base: [Element.ID])
         -> Bool
     {
         let shared = Set(order).intersection(base)
@@ -113,12 +117,12 @@ public enum AttractionMerge {
     }
 
     /// `primary`, with each id that only `secondary` has placed after the id it follows there.
-    private static func interleave(_ primary: [Attraction.ID], with secondary: [Attraction.ID])
-        -> [Attraction.ID]
+    private static func interleave(_ primary: [Element.ID], with secondary: [Element.ID])
+        -> [Element.ID]
     {
         var result = primary
         var placed = Set(primary)
-        var previous: Attraction.ID?
+        var previous: Element.ID?
         for id in secondary {
             if !placed.contains(id) {
                 let position = previous.flatMap { result.firstIndex(of: $0) }.map { $0 + 1 } ?? 0

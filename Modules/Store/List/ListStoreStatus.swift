@@ -1,5 +1,5 @@
 /// Where saving the store's list stands, as a screen shows it.
-public enum AttractionSavingState: Equatable, Sendable {
+public enum ListSavingState: Equatable, Sendable {
     /// Everything is on disk (or the store is not saved at all).
     case saved
     /// A change waits to be written.
@@ -15,7 +15,7 @@ public enum AttractionSavingState: Equatable, Sendable {
 
 /// Something the user should hear about that is not an edit of theirs: a conflict resolved while
 /// taking in another process's save, or the file deleted by another program.
-public struct AttractionStoreNotice: Equatable, Sendable {
+public struct ListStoreNotice: Equatable, Sendable {
     /// Counts notices, so that two notices with the same text are still two.
     public var sequenceNumber: Int
     /// What happened, as a sentence.

@@ -1,0 +1,48 @@
+/// A value a list store can hold: identified, a plain value, with its editable fields described
+/// once.
+///
+/// The description (``fields``) is what lets generic code handle a field it has never heard of:
+/// applying an edit writes only the fields the edit changed, a three-way merge keeps each side's
+/// edit field by field, and a file loads a missing field with its default. Add a stored field to
+/// a conforming type, add it to ``fields``, and every one of those paths carries it; forget the
+/// second step and a test that compares ``fields`` with the type's stored properties names it.
+public protocol ListElement: Identifiable, Sendable, Equatable where ID: Sendable {
+    /// Why an element breaks the model's rules.
+    associatedtype Problem: Error & Sendable & Equatable & CustomStringConvertible
+
+    /// What one element is called in a sentence: "attraction".
+    static var noun: String { get }
+
+    /// Every stored field but ``id``, each once, in the order a screen or a file lists them.
+    static var fields: [ElementField<Self>] { get }
+
+    /// An element with this id and every field at its default: what a file row that names only
+    /// some fields starts from.
+    init(blankWithID id: ID)
+
+    /// How labels and notices name this element: "Louvre".
+    var title: String { get }
+
+    /// Every rule this element breaks, in field order; empty when it keeps them all.
+    ///
+    /// The store refuses an element with a problem, whether it came from an editor or a file.
+    var problems: [Problem] { get }
+}
+
+extension ListElement {
+    /// The fields in which `self` and `other` differ, in ``fields`` order.
+    public func fieldsChanged(from other: Self) -> [ElementField<Self>] {
+        Self.fields.filter { !$0.isEqual(self, other) }
+    }
+
+    /// `self`, with every field that an edit changed from `original` to `edited` set as in
+    /// `edited`: the fields the edit did not touch keep what `self` has (another process's edit,
+    /// merged in while the editor was open, survives).
+    public func applying(editFrom original: Self, to edited: Self) -> Self {
+        var result = self
+        for field in edited.fieldsChanged(from: original) {
+            field.copy(from: edited, to: &result)
+        }
+        return result
+    }
+}

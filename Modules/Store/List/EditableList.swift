@@ -1,0 +1,118 @@
+public import MVCModel
+
+/// A list of elements as a value: applies edits and reports what changed, with the values.
+///
+/// Pure and synchronous, so the store's logic is tested without any I/O; ``ListStore`` wraps it
+/// with undo, publishing and saving. It keeps the position of every id, so finding an element by
+/// id costs O(1).
+///
+/// An insert, removal or move shifts the positions after it; instead of renumbering them at once
+/// (O(*n*) dictionary writes on every edit, far slower than the array's own shift), the list
+/// remembers from where its positions are stale and renumbers only when a lookup needs it.
+public struct EditableList<Element: ListElement>: Sendable, Equatable {
+    /// The elements, in the user's order.
+    public private(set) var elements: [Element]
+    /// The position of each element, by id; exact for the ids listed, correct as a position
+    /// only below ``validPositions``.
+    private var positions: [Element.ID: Int]
+    /// Positions below this are correct in ``positions``; at and above it they may be stale.
+    private var validPositions: Int
+
+    /// Creates a list holding `elements`; of several with one id, the first is kept (a file with
+    /// such rows is refused before it gets here).
+    public init(_ elements: [Element] = []) {
+        var positions: [Element.ID: Int] = [:]
+        var unique: [Element] = []
+        unique.reserveCapacity(elements.count)
+        for element in elements where positions[element.id] == nil {
+            positions[element.id] = unique.count
+            unique.append(element)
+        }
+        self.elements = unique
+        self.positions = positions
+        self.validPositions = unique.count
+    }
+
+    /// The number of elements.
+    public var count: Int { elements.count }
+
+    /// Whether an element with `id` is in the list.
+    ///
+    /// - Complexity: O(1).
+    public func contains(_ id: Element.ID) -> Bool {
+        positions[id] != nil
+    }
+
+    /// The position of the element with `id`, if it is in the list.
+    ///
+    /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move.
+    public mutating func index(of id: Element.ID) -> Int? {
+        guard let position = positions[id] else { return nil }
+        if position < validPositions { return position }
+        renumber(from: validPositions, through: count - 1)
+        validPositions = count
+        return positions[id]
+    }
+
+    /// The position of the element with `id`: `hint` if it is there, else looked up.
+    private mutating func index(of id: Element.ID, hint: Int) -> Int? {
+        if elements.indices.contains(hint), elements[hint].id == id { return hint }
+        return index(of: id)
+    }
+
+    /// Applies `edit`, finding its element by id.
+    ///
+    /// - Returns: The change, with the values and the positions it had; `nil` if the edit does
+    ///   not fit the list (its element is gone, or an insert's id is already listed), in which
+    ///   case nothing changed.
+    /// - Complexity: O(*n*) for an insert, remove or move; O(1) for a replace.
+    public mutating func apply(_ edit: ListEdit<Element>) -> ListChange<Element>? {
+        switch edit {
+        case .insert(let element, let index):
+            guard !contains(element.id) else { return nil }
+            let position = min(max(index, 0), count)
+            elements.insert(element, at: position)
+            positions[element.id] = position
+            validPositions = min(validPositions, position)
+            return .inserted(element, at: position)
+        case .remove(let element, let hint):
+            // Only the element as the edit knew it: one edited since (by a merge) is not removed
+            // by an undo that never saw that edit.
+            guard let position = index(of: element.id, hint: hint), elements[position] == element
+            else { return nil }
+            let removed = elements.remove(at: position)
+            positions[removed.id] = nil
+            validPositions = min(validPositions, position)
+            return .removed(removed, at: position)
+        case .move(let id, let hint, let to):
+            guard let source = index(of: id, hint: hint) else { return nil }
+            let destination = min(max(to, 0), count - 1)
+            guard source != destination else { return nil }
+            let moving = elements.remove(at: source)
+            elements.insert(moving, at: destination)
+            positions[id] = destination
+            validPositions = min(validPositions, source, destination)
+            return .moved(moving, from: source, to: destination)
+        case .replace(let old, let new):
+            guard old.id == new.id, let position = index(of: old.id) else { return nil }
+            let current = elements[position]
+            // Field by field: only the fields the edit changed (from `old` to `new`) are set, so
+            // a field another process changed meanwhile, merged in since, is kept.
+            let result = current.applying(editFrom: old, to: new)
+            guard current != result else { return nil }
+            elements[position] = result
+            return .replaced(old: current, new: result, at: position)
+        }
+    }
+
+    /// Records the positions of the elements in `first...last` after they shifted.
+    private mutating func renumber(from first: Int, through last: Int) {
+        guard first <= last else { return }
+        for position in first...last { positions[elements[position].id] = position }
+    }
+
+    /// Whether two lists hold the same elements in the same order.
+    public static func == (lhs: EditableList, rhs: EditableList) -> Bool {
+        lhs.elements == rhs.elements
+    }
+}

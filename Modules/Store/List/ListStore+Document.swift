@@ -1,0 +1,95 @@
+public import Foundation
+public import MVCModel
+import MVCObservation
+public import MVCPersistence
+public import MVCTracing
+
+/// An element whose list is saved as one document file, in a format of its own.
+public protocol DocumentListElement: ListElement, Codable {
+    /// The document's format: its versions, migrations and rules.
+    static var documentFormat: FileFormat<[Self]> { get }
+}
+
+extension ListStore where Element: DocumentListElement {
+    /// Opens the list saved at `url` (an empty list if there is no file yet), with a saver that
+    /// writes every change back to it and merges what other processes save.
+    ///
+    /// - Parameters:
+    ///   - url: The document file (a symbolic link is followed).
+    ///   - delay: How long the saver waits after a change for more changes.
+    ///   - clock: The clock the saver's delay and the watch interval are measured on; tests pass
+    ///     one they advance by hand.
+    ///   - watchInterval: How often to look for another process's save, to show it without
+    ///     waiting for this process's next save; `nil` looks only when saving.
+    ///   - tracer: Told each hop the store and the saver make.
+    /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
+    ///
+    /// The store's edits reach the saver through a ``DocumentPersistence``; another process's
+    /// save reaches the store through the saver's `reconcile`, which merges it in.
+    /// - Throws: `PersistenceError` if the file exists but cannot be loaded, or breaks the
+    ///   model's rules; nothing is written.
+    public static func open(
+        at url: URL,
+        delay: Duration = .milliseconds(300),
+        clock: any Clock<Duration> = ContinuousClock(),
+        watchInterval: Duration? = nil,
+        tracer: HopTracer = .disabled
+    ) async throws(PersistenceError) -> (store: ListStore, saver: CoalescingSaver<[Element]>) {
+        let file = DocumentFile(url: url, format: Element.documentFormat)
+        let snapshot = try await file.readSnapshot()
+        let saver = CoalescingSaver(
+            file: file, snapshot: snapshot, delay: delay, clock: clock, tracer: tracer,
+            merge: ListMerge.merge)
+        let store = ListStore(
+            snapshot.document ?? [], persistence: DocumentPersistence(saver: saver), tracer: tracer)
+        saver.reconcile = { [weak store] base, fileVersion, notices in
+            store?.takeIn(base: base, fileVersion: fileVersion, notices: notices) ?? fileVersion
+        }
+        saver.notify = { [weak store] message in store?.post(message) }
+        if let watchInterval { saver.watch(every: watchInterval) }
+        return (store, saver)
+    }
+}
+
+extension ListStore {
+    /// Takes in the list another process saved: merges it with this store's list against the
+    /// version both started from, and publishes the difference as ordinary updates.
+    ///
+    /// - Parameters:
+    ///   - base: The version this store and the file last agreed on.
+    ///   - fileVersion: The list in the file now.
+    ///   - notices: Conflicts already resolved on the way (by the save that merged).
+    /// - Returns: The store's list afterwards, with its own unsaved edits.
+    func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) -> [Element] {
+        let merge = ListMerge.merge(base: base, ours: list.elements, theirs: fileVersion)
+        tracer.record(
+            from: .persistence, to: .store,
+            "merge another process's save (\(fileVersion.count) \(Element.noun)s)")
+        for change in ListDifference.changes(from: list.elements, to: merge.document) {
+            guard let applied = list.apply(change) else { continue }
+            publish(applied)
+        }
+        for message in notices + merge.notices { post(message) }
+        return list.elements
+    }
+
+    /// Publishes `message` as the store's newest notice.
+    func post(_ message: String) {
+        noticeCount += 1
+        noticeProperty.value = ListStoreNotice(sequenceNumber: noticeCount, message: message)
+    }
+}
+
+extension ListSavingState {
+    init(_ status: SaveStatus) {
+        switch status {
+        case .saved: self = .saved
+        case .pending: self = .pending
+        case .unconfirmed(let reason):
+            self = .unconfirmed(
+                message: "the last save was written but not confirmed on disk: \(reason)")
+        case .failed(let error, let attempts):
+            self = .failed(message: error.description, attempts: attempts)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+public import MVCModel
+public import MVCObservation
+public import MVCTracing
+
+/// Owns a list of elements: adds, replaces, moves, deletes, undoes and redoes, publishes each
+/// change, and hands every new version of the list to its saver.
+///
+/// Every edit is checked before anything changes, so a refused edit (a bad position, an unknown
+/// element, a value that breaks the model's rules) throws and leaves the list, the history and
+/// the file as they were. Every edit is undoable, in order, with a label a menu can show; undo
+/// and redo find their element by id, so they stay right after a merge.
+///
+/// Changes are published on ``changes`` as ``ListStoreUpdate`` values that carry the elements
+/// they are about, keyed by element: subscribe to all of them to keep a list up to date row by
+/// row, or to one element's key to follow just that one. Changes another process saved reach
+/// subscribers the same way (see ``open(at:format:delay:clock:watchInterval:tracer:)``).
+///
+/// The store knows nothing of any one element type: it works from what ``ListElement`` declares
+/// (the id, the fields, the rules). The attractions sample's store is `ListStore<Attraction>`.
+@MainActor
+public final class ListStore<Element: ListElement> {
+    /// The update of each edit, undo, redo and merge, published after the list and history are
+    /// updated.
+    ///
+    /// Only the store publishes: subscribers get this feed, which cannot.
+    public var changes: UpdateSubscriptions<ListStoreUpdate<Element>> { channel.subscriptions }
+    private let channel = UpdateChannel<ListStoreUpdate<Element>>()
+    /// Where saving stands; a repeated failure is a new value.
+    ///
+    /// Only the store writes it: others get this read-only view.
+    public var saving: ReadOnlyProperty<ListSavingState> { savingProperty.readOnly }
+    private let savingProperty = ObservableProperty<ListSavingState>(.saved)
+    /// The latest conflict resolved while taking in another process's save, if any.
+    public var notice: ReadOnlyProperty<ListStoreNotice?> { noticeProperty.readOnly }
+    let noticeProperty = ObservableProperty<ListStoreNotice?>(nil)
+    var list: EditableList<Element>
+    private var history = UndoHistory<ListEdit<Element>>()
+    private let persistence: (any ListPersistence<Element>)?
+    let tracer: HopTracer
+    private var savingToken: ObservationToken?
+    var noticeCount = 0
+
+    /// Creates a store holding `elements`.
+    ///
+    /// - Parameters:
+    ///   - elements: The list to start with, in order (of several with one id, the first).
+    ///   - persistence: Told each edit, to keep it; `nil` keeps the list in memory only.
+    ///   - tracer: Told each hop from the store to the observation layer and to persistence.
+    public init(
+        _ elements: [Element] = [],
+        persistence: (any ListPersistence<Element>)? = nil,
+        tracer: HopTracer = .disabled
+    ) {
+        self.list = EditableList(elements)
+        self.persistence = persistence
+        self.tracer = tracer
+        savingToken = persistence?.saveStatus.observe(options: .new) { [weak self] change in
+            guard let status = change.newValue else { return }
+            self?.savingProperty.value = ListSavingState(status)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The elements, in the user's order.
+    public var elements: [Element] { list.elements }
+
+    /// The number of elements.
+    public var count: Int { list.count }
+
+    /// The element at `position` (counting from 0).
+    ///
+    /// - Throws: ``ListStoreError/positionOutOfRange(_:count:)``.
+    public func element(at position: Int) throws(ListStoreError<Element>) -> Element {
+        try checkPosition(position)
+        return list.elements[position]
+    }
+
+    /// The element with `id`, if it is in the list.
+    ///
+    /// - Complexity: O(1).
+    public func element(withID id: Element.ID) -> Element? {
+        list.index(of: id).map { list.elements[$0] }
+    }
+
+    /// What ``undo()`` would undo, as a menu would label it ("Delete “Louvre”"), if anything.
+    public var undoLabel: String? { history.undoLabel }
+    /// What ``redo()`` would redo, as a menu would label it, if anything.
+    public var redoLabel: String? { history.redoLabel }
+
+    // MARK: Editing
+
+    /// Applies an editor's changes to the element it was opened on, wherever it now is.
+    ///
+    /// Only the fields the editor changed (from `original` to `edited`) are written, so a field
+    /// that another process changed while the editor was open, and that was merged in since, is
+    /// kept.
+    ///
+    /// - Throws: as ``replace(_:with:)``.
+    public func apply(editOf original: Element, result edited: Element)
+        throws(ListStoreError<Element>)
+    {
+        guard edited.id == original.id else {
+            throw .mismatchedID(expected: original.id, found: edited.id)
+        }
+        if let problem = edited.problems.first { throw .brokenRule(problem) }
+        guard let current = element(withID: original.id) else {
+            throw .unknownElement(original.id)
+        }
+        try replace(original.id, with: current.applying(editFrom: original, to: edited))
+    }
+
+    /// Adds `element` at `position`, or at the end.
+    ///
+    /// - Throws: ``ListStoreError/brokenRule(_:)`` if it breaks the model's rules;
+    ///   ``ListStoreError/duplicateElement(_:)`` if its id is already listed;
+    ///   ``ListStoreError/positionOutOfRange(_:count:)`` for a position past the end.
+    public func add(_ element: Element, at position: Int? = nil) throws(ListStoreError<Element>) {
+        if let problem = element.problems.first { throw .brokenRule(problem) }
+        guard !list.contains(element.id) else { throw .duplicateElement(element.id) }
+        let position = position ?? count
+        guard (0...count).contains(position) else {
+            throw .positionOutOfRange(position, count: count)
+        }
+        perform(.insert(element, at: position), label: "Add “\(element.title)”")
+    }
+
+    /// Replaces the element with `id` by `newVersion`, wherever it now is in the list.
+    ///
+    /// Replacing by id, not by position, means an editor opened before the list was reordered
+    /// still replaces the right element. Replacing with an equal value changes nothing.
+    ///
+    /// - Throws: ``ListStoreError/unknownElement(_:)`` if it was deleted meanwhile;
+    ///   ``ListStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id;
+    ///   ``ListStoreError/brokenRule(_:)`` if it breaks the model's rules.
+    /// - Complexity: O(1).
+    public func replace(_ id: Element.ID, with newVersion: Element)
+        throws(ListStoreError<Element>)
+    {
+        guard newVersion.id == id else { throw .mismatchedID(expected: id, found: newVersion.id) }
+        if let problem = newVersion.problems.first { throw .brokenRule(problem) }
+        guard let old = element(withID: id) else { throw .unknownElement(id) }
+        guard old != newVersion else { return }
+        perform(.replace(old: old, new: newVersion), label: "Edit “\(newVersion.title)”")
+    }
+
+    /// Moves the element at `source` so that it ends up at `destination`.
+    ///
+    /// - Throws: ``ListStoreError/positionOutOfRange(_:count:)`` for either position.
+    public func move(from source: Int, to destination: Int) throws(ListStoreError<Element>) {
+        try checkPosition(source)
+        try checkPosition(destination)
+        guard source != destination else { return }
+        let moving = list.elements[source]
+        perform(.move(moving.id, from: source, to: destination), label: "Move “\(moving.title)”")
+    }
+
+    /// Deletes the element at `position`.
+    ///
+    /// - Returns: The deleted element.
+    /// - Throws: ``ListStoreError/positionOutOfRange(_:count:)``.
+    @discardableResult
+    public func delete(at position: Int) throws(ListStoreError<Element>) -> Element {
+        try checkPosition(position)
+        let deleted = list.elements[position]
+        perform(.remove(deleted, at: position), label: "Delete “\(deleted.title)”")
+        return deleted
+    }
+
+    /// Undoes the most recent edit not yet undone.
+    ///
+    /// - Throws: ``ListStoreError/nothingToUndo``; or ``ListStoreError/changedElsewhere(_:)`` if
+    ///   another process's save removed what the edit was about (or brought back what it
+    ///   removed): that edit is dropped from the history.
+    public func undo() throws(ListStoreError<Element>) {
+        guard let entry = history.takeUndo() else { throw .nothingToUndo }
+        guard perform(entry.edit.inverse, label: nil) else {
+            history.dropRedo()
+            throw .changedElsewhere(entry.label)
+        }
+    }
+
+    /// Redoes the most recently undone edit.
+    ///
+    /// - Throws: ``ListStoreError/nothingToRedo``; or ``ListStoreError/changedElsewhere(_:)``, as
+    ///   for ``undo()``.
+    public func redo() throws(ListStoreError<Element>) {
+        guard let entry = history.takeRedo() else { throw .nothingToRedo }
+        guard perform(entry.edit, label: nil) else {
+            history.dropUndo()
+            throw .changedElsewhere(entry.label)
+        }
+    }
+
+    // MARK: Effects
+
+    /// Applies an edit, records it (unless it is an undo or redo), saves and publishes.
+    ///
+    /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
+    @discardableResult
+    private func perform(_ edit: ListEdit<Element>, label: String?) -> Bool {
+        guard let change = list.apply(edit) else { return false }
+        if let label { history.record(edit, label: label) }
+        recordForSaving(change)
+        publish(change)
+        return true
+    }
+
+    /// Hands `change` and the list after it to persistence, if the list is kept anywhere.
+    func recordForSaving(_ change: ListChange<Element>) {
+        guard let persistence else { return }
+        tracer.record(from: .store, to: .persistence, "listChanged(\(count) \(Element.noun)s)")
+        persistence.listChanged(list.elements, by: change)
+    }
+
+    func publish(_ change: ListChange<Element>) {
+        tracer.record(from: .store, to: .observation, change.summary)
+        channel.publish(
+            ListStoreUpdate(
+                change: change, undoLabel: history.undoLabel, redoLabel: history.redoLabel))
+    }
+
+    private func checkPosition(_ position: Int) throws(ListStoreError<Element>) {
+        guard list.elements.indices.contains(position) else {
+            throw .positionOutOfRange(position, count: count)
+        }
+    }
+}
+
