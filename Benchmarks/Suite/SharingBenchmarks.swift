@@ -32,7 +32,8 @@ enum SharingBenchmarks {
         }
         let (locked, plain) = await stopwatch.alternatingAsyncNanoseconds(
             measured: {
-                _ = try? await file.save(document, over: snapshot, merge: ListMerge<Attraction>.merge)
+                _ = try? await file.save(
+                    document, over: snapshot, merge: ListMerge<Attraction>.merge)
             },
             reference: { _ = try? await file.save(document) })
         Comparison(

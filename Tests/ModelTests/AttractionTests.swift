@@ -68,11 +68,13 @@ struct AttractionTests {
     }
 
     @Test("a draft made from an attraction holds its fields")
-    func draftFromAttraction() {
+    func draftFromAttraction() throws {
         let attraction = Attraction(name: "Orsay", notes: "Impressionists")
 
-        #expect(
-            AttractionDraft(attraction) == AttractionDraft(name: "Orsay", notes: "Impressionists"))
+        let draft = AttractionDraft(attraction)
+
+        #expect(draft.name == "Orsay" && draft.notes == "Impressionists")
+        #expect(try draft.validated(id: attraction.id) == attraction)
     }
 }
 

@@ -61,9 +61,19 @@ public struct Attraction: ListElement, Codable {
     /// The editable fields: the one place that lists them. Editing, undo, merging and the file
     /// format all go over this list, so a new field is added here and nowhere else.
     public static let fields: [ElementField<Attraction>] = [
-        ElementField("name", \.name),
-        ElementField("notes", \.notes),
+        ElementField("name", \.name, rule: AttractionRules.nameProblems),
+        ElementField("notes", \.notes, rule: AttractionRules.notesProblems),
     ]
+
+    /// Reads the fields ``fields`` lists; one a file does not have keeps its default.
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decodeFields(from: decoder)
+    }
+
+    /// Writes `id` and the fields ``fields`` lists.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeFields(to: encoder)
+    }
 
     /// An attraction with no name and no notes (not valid until it gets a name).
     public init(blankWithID id: ID) {

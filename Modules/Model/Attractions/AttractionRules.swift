@@ -5,56 +5,67 @@ public enum AttractionRules {
     /// The longest notes allowed, in characters, after trimming.
     public static let maximumNotesLength = 2_000
 
-    /// Every rule that an attraction's already trimmed fields break, in field order.
-    ///
-    /// - Complexity: O(*n*) in the length of the fields.
-    static func problems(name: String, notes: String) -> [AttractionValidationError] {
+    /// Every rule that a typed name breaks once trimmed (an editor trims before it saves).
+    static func typedNameProblems(_ trimmed: String) -> [AttractionValidationError] {
         var found: [AttractionValidationError] = []
-        if name.isEmpty {
+        if trimmed.isEmpty {
             found.append(.emptyName)
-        } else if name.isLonger(than: maximumNameLength) {
-            found.append(.nameTooLong(length: name.count, limit: maximumNameLength))
+        } else if trimmed.isLonger(than: maximumNameLength) {
+            found.append(.nameTooLong(length: trimmed.count, limit: maximumNameLength))
         }
-        if let position = name.positionOfFirstControlCharacter {
+        if let position = trimmed.positionOfFirstControlCharacter {
             found.append(.controlCharacter(field: .name, position: position))
         }
-        if notes.isLonger(than: maximumNotesLength) {
-            found.append(.notesTooLong(length: notes.count, limit: maximumNotesLength))
+        return found
+    }
+
+    /// Every rule that typed notes break once trimmed.
+    static func typedNotesProblems(_ trimmed: String) -> [AttractionValidationError] {
+        var found: [AttractionValidationError] = []
+        if trimmed.isLonger(than: maximumNotesLength) {
+            found.append(.notesTooLong(length: trimmed.count, limit: maximumNotesLength))
         }
-        if let position = notes.positionOfFirstControlCharacter {
+        if let position = trimmed.positionOfFirstControlCharacter {
             found.append(.controlCharacter(field: .notes, position: position))
         }
         return found
     }
+
+    /// Every rule a stored name breaks: the editor's rules, and it must already be trimmed (an
+    /// editor never saves surrounding whitespace, so a name that has some was not written by one).
+    ///
+    /// - Complexity: O(*n*) in the length of the name; the common case (no problem) allocates
+    ///   nothing, so a file of 100,000 rows loads at the speed of decoding.
+    @Sendable
+    public static func nameProblems(_ name: String) -> [AttractionValidationError] {
+        storedFieldProblems(name, field: .name, mayBeEmpty: false, limit: maximumNameLength) {
+            typedNameProblems($0)
+        }
+    }
+
+    /// Every rule stored notes break: the editor's rules, and they must already be trimmed.
+    @Sendable
+    public static func notesProblems(_ notes: String) -> [AttractionValidationError] {
+        storedFieldProblems(notes, field: .notes, mayBeEmpty: true, limit: maximumNotesLength) {
+            typedNotesProblems($0)
+        }
+    }
+
+    private static func storedFieldProblems(
+        _ value: String, field: AttractionValidationError.Field, mayBeEmpty: Bool, limit: Int,
+        typed: (String) -> [AttractionValidationError]
+    ) -> [AttractionValidationError] {
+        if value.isPlainValidField(maximumLength: limit, mayBeEmpty: mayBeEmpty) { return [] }
+        guard value.hasSurroundingWhitespace else { return typed(value) }
+        return [.untrimmed(field: field)] + typed(value.trimmedOfWhitespace)
+    }
 }
 
 extension Attraction {
-    /// Every rule this attraction breaks, as a value read from elsewhere (a file, an older
-    /// version) might; empty for every attraction an editor produced.
-    ///
-    /// On top of the editor's rules, a stored field must already be trimmed: an editor never
-    /// saves surrounding whitespace, so a field that has some was not written by one.
-    ///
-    /// - Complexity: O(*n*) in the length of the fields; a file of 100,000 rows is checked as it
-    ///   loads, so the common case (no problem) avoids every allocation.
-    public var problems: [AttractionValidationError] {
-        if name.isPlainValidField(
-            maximumLength: AttractionRules.maximumNameLength, mayBeEmpty: false),
-            notes.isPlainValidField(
-                maximumLength: AttractionRules.maximumNotesLength, mayBeEmpty: true)
-        {
-            return []
-        }
-        let isNameTrimmed = !name.hasSurroundingWhitespace
-        let isNotesTrimmed = !notes.hasSurroundingWhitespace
-        var found: [AttractionValidationError] = []
-        if !isNameTrimmed { found.append(.untrimmed(field: .name)) }
-        if !isNotesTrimmed { found.append(.untrimmed(field: .notes)) }
-        return found
-            + AttractionRules.problems(
-                name: isNameTrimmed ? name : name.trimmedOfWhitespace,
-                notes: isNotesTrimmed ? notes : notes.trimmedOfWhitespace)
-    }
+    /// Every rule this attraction breaks, field by field, as a value read from elsewhere (a file,
+    /// an older version) might; empty for every attraction an editor produced. The rules are
+    /// those ``Attraction/fields`` gives each field.
+    public var problems: [AttractionValidationError] { fieldProblems }
 }
 
 extension String {

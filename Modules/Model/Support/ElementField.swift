@@ -1,31 +1,49 @@
 /// One editable field of an element, by name and key path: what generic code needs to compare,
-/// copy and show the field without knowing its type.
+/// copy, check, store and show the field without knowing its type.
 ///
 /// ```swift
 /// static let fields: [ElementField<Attraction>] = [
-///     ElementField("name", \.name),
-///     ElementField("notes", \.notes),
+///     ElementField("name", \.name, rule: AttractionRules.nameProblems),
+///     ElementField("notes", \.notes, rule: AttractionRules.notesProblems),
 /// ]
 /// ```
-public struct ElementField<Element>: Sendable {
+public struct ElementField<Element: ListElement>: Sendable {
     /// The field's name: the stored property's, and the key a file stores it under.
     public let name: String
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
+    private let check: @Sendable (Element) -> [Element.Problem]
+    private let decode: @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws -> Void
+    private let encode: @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws -> Void
 
     /// Describes the field at `keyPath`, called `name`.
     ///
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
-    public init<Value: Equatable & Sendable>(
-        _ name: String, _ keyPath: any WritableKeyPath<Element, Value> & Sendable
+    ///   - rule: Every rule the field's value breaks; none by default.
+    public init<Value: Equatable & Sendable & Codable>(
+        _ name: String,
+        _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
     ) {
         self.name = name
+        let key = FieldKey(name)
         self.equal = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         self.transfer = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
         self.show = { String(describing: $0[keyPath: keyPath]) }
+        self.check = { rule($0[keyPath: keyPath]) }
+        self.decode = { container, element in
+            // A field the file does not have keeps the default: a new field needs no new version.
+            // One it has must hold a value of the field's type (a null is refused, not skipped).
+            if container.contains(key) {
+                element[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
+            }
+        }
+        self.encode = { element, container in
+            try container.encode(element[keyPath: keyPath], forKey: key)
+        }
     }
 
     /// Whether `lhs` and `rhs` hold the same value in this field.
@@ -41,5 +59,46 @@ public struct ElementField<Element>: Sendable {
     /// The field's value in `element`, as a notice shows it.
     public func text(in element: Element) -> String {
         show(element)
+    }
+
+    /// Every rule the field breaks in `element`.
+    public func problems(in element: Element) -> [Element.Problem] {
+        check(element)
+    }
+
+    /// Reads the field from `container` into `element`, if the container has it.
+    func decode(from container: KeyedDecodingContainer<FieldKey>, into element: inout Element)
+        throws
+    {
+        try decode(container, &element)
+    }
+
+    /// Writes the field of `element` into `container`.
+    func encode(_ element: Element, into container: inout KeyedEncodingContainer<FieldKey>) throws {
+        try encode(element, &container)
+    }
+}
+
+/// A field's name as a coding key.
+public struct FieldKey: CodingKey, Sendable {
+    /// The name.
+    public let stringValue: String
+
+    /// A key for the field called `name`.
+    public init(_ name: String) {
+        stringValue = name
+    }
+
+    /// A key for the field called `stringValue`.
+    public init?(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    /// Fields are named, never numbered.
+    public var intValue: Int? { nil }
+
+    /// Fields are named, never numbered.
+    public init?(intValue: Int) {
+        nil
     }
 }

@@ -45,4 +45,40 @@ extension ListElement {
         }
         return result
     }
+
+    /// Every rule the fields break, field by field, in ``fields`` order.
+    public var fieldProblems: [Problem] {
+        Self.fields.flatMap { $0.problems(in: self) }
+    }
+
+    /// The field names a stored element has: `id`, then each of ``fields``.
+    public static var storedFieldNames: Set<String> {
+        Set(["id"] + fields.map(\.name))
+    }
+}
+
+extension ListElement where Self: Codable, ID: Codable {
+    /// Reads an element stored as an object of its fields: `id`, then each described field; a
+    /// field the object does not have keeps its default (see ``init(blankWithID:)``).
+    ///
+    /// Call it from `init(from:)`: `self = try Self.decodeFields(from: decoder)`.
+    public static func decodeFields(from decoder: any Decoder) throws -> Self {
+        let container = try decoder.container(keyedBy: FieldKey.self)
+        var element = Self(blankWithID: try container.decode(ID.self, forKey: FieldKey("id")))
+        for field in fields {
+            try field.decode(from: container, into: &element)
+        }
+        return element
+    }
+
+    /// Writes the element as an object of its fields: `id`, then each described field.
+    ///
+    /// Call it from `encode(to:)`.
+    public func encodeFields(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FieldKey.self)
+        try container.encode(id, forKey: FieldKey("id"))
+        for field in Self.fields {
+            try field.encode(self, into: &container)
+        }
+    }
 }

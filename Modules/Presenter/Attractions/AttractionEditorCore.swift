@@ -57,6 +57,9 @@ public struct AttractionEditorCore: Equatable, Sendable {
     /// What the editor shows.
     public private(set) var viewState: AttractionDetailViewState
     private let attractionID: Attraction.ID
+    /// The fields as typed, and the attraction they came from: the draft is kept, not rebuilt from
+    /// the view-state, so a field the editor does not show survives the edit.
+    private var draft: AttractionDraft
     private var stage = Stage.editing
 
     /// Starts editing `attraction`: its fields, their messages, whether Save is enabled.
@@ -64,7 +67,8 @@ public struct AttractionEditorCore: Equatable, Sendable {
     /// - Parameter attraction: The attraction to edit (a blank one, with a fresh id, to create one).
     public init(editing attraction: Attraction) {
         self.attractionID = attraction.id
-        self.viewState = Self.viewState(for: AttractionDraft(attraction))
+        self.draft = AttractionDraft(attraction)
+        self.viewState = Self.viewState(for: draft)
     }
 
     /// Whether the edit is still open (not yet saved or cancelled).
@@ -118,12 +122,7 @@ public struct AttractionEditorCore: Equatable, Sendable {
         }
     }
 
-    private var draft: AttractionDraft {
-        AttractionDraft(name: viewState.name, notes: viewState.notes)
-    }
-
     private mutating func edit(_ change: (inout AttractionDraft) -> Void) {
-        var draft = self.draft
         change(&draft)
         // A new draft is a new question: the last Save's refusal no longer applies.
         viewState = Self.viewState(for: draft)

@@ -11,7 +11,13 @@ extension FileFormat where Document == [Attraction] {
     /// The attractions file format.
     ///
     /// - Version 1 stored names only: `[{"id": "<uuid>", "name": "..."}]`.
-    /// - Version 2 (current) adds notes: `[{"id": ..., "name": ..., "notes": ...}]`.
+    /// - Version 2 (current) stores `id` and every field `Attraction.fields` lists:
+    ///   `[{"id": ..., "name": ..., "notes": ...}]`.
+    ///
+    /// A field added to `Attraction.fields` with a default needs no new version: a row without it
+    /// loads with the default, and a build that does not know the field refuses a file that has
+    /// it, naming the field. A new version is for a change that is not additive (a field renamed,
+    /// split, or given a new meaning), with a migration from the version before.
     ///
     /// Every row must keep the rules an editor enforces (`Attraction.problems`), no two rows may
     /// share an id, and a row may hold no field but its version's, each once (a save would drop
@@ -31,7 +37,7 @@ extension FileFormat where Document == [Attraction] {
                 }
             },
             validate: firstBrokenRule,
-            fieldNames: [1: ["id", "name"], 2: ["id", "name", "notes"]]
+            fieldNames: [1: ["id", "name"], 2: Attraction.storedFieldNames]
         )
     }
 

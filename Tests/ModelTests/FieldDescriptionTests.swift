@@ -1,0 +1,43 @@
+import MVCModel
+import Testing
+
+/// `Attraction.fields` is the one place that lists an attraction's editable fields; editing, undo,
+/// merging and the file format go over it. A stored property missing from it would be lost on an
+/// edit, so this test compares the two and names what is missing.
+@Suite("An attraction's fields are described once")
+struct FieldDescriptionTests {
+    @Test("every stored property of an attraction but its id is described, once, by name")
+    func everyStoredFieldIsDescribed() {
+        let stored = Mirror(reflecting: Attraction(name: "Louvre")).children.compactMap(\.label)
+        let described = Attraction.fields.map(\.name)
+
+        for name in stored where name != "id" && !described.contains(name) {
+            Issue.record(
+                "Attraction's stored field “\(name)” is not described in Attraction.fields: an edit, an undo, a merge or a save would lose it"
+            )
+        }
+        for name in described where !stored.contains(name) {
+            Issue.record("Attraction.fields describes “\(name)”, which Attraction does not store")
+        }
+        #expect(Set(described).count == described.count, "a field is described twice")
+    }
+
+    @Test("each described field reads and writes the property it is named after")
+    func fieldsAreWiredToTheirProperties() {
+        let blank = Attraction(blankWithID: Attraction.ID())
+        let full = Attraction(id: blank.id, name: "Louvre", notes: "Mona Lisa")
+        let fullByName = Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: full).children.compactMap { child in
+                child.label.map { ($0, String(describing: child.value)) }
+            })
+
+        for field in Attraction.fields {
+            var copy = blank
+            field.copy(from: full, to: &copy)
+            #expect(field.isEqual(copy, full), "copying “\(field.name)” did not copy it")
+            #expect(
+                field.text(in: full) == fullByName[field.name],
+                "the field described as “\(field.name)” reads another property")
+        }
+    }
+}

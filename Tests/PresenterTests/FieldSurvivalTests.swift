@@ -1,0 +1,134 @@
+import Foundation
+import MVCModel
+import MVCPersistence
+import MVCPresenter
+import MVCStore
+import Testing
+
+/// Every described field, set to a value unlike its default, survives every path that edits an
+/// attraction without being about that field: an edit of another field, undo and redo, a merge
+/// from either side, the editor's create and edit paths, and a save and load. A field added to
+/// `Attraction.fields` needs two sample values here; the first test says which are missing.
+@Suite("Every described field survives edits of the others")
+@MainActor
+struct FieldSurvivalTests {
+    /// Two values per field, each unlike the default: what a field is set to, and what it is
+    /// changed to.
+    private static let samples: [String: [@Sendable (inout Attraction) -> Void]] = [
+        "name": [{ $0.name = "Sainte-Chapelle" }, { $0.name = "Conciergerie" }],
+        "notes": [{ $0.notes = "Stained glass" }, { $0.notes = "Marie Antoinette" }],
+    ]
+
+    /// How the editor changes a field it shows; a field it does not show has no entry.
+    private static let editorEvents: [String: AttractionEditorCore.Event] = [
+        "name": .nameChanged("Conciergerie"),
+        "notes": .notesChanged("Marie Antoinette"),
+    ]
+
+    /// An attraction with every described field set to its first sample value.
+    private func full(id: Attraction.ID = Attraction.ID()) -> Attraction {
+        var attraction = Attraction(blankWithID: id)
+        for field in Attraction.fields { Self.samples[field.name]?.first?(&attraction) }
+        return attraction
+    }
+
+    /// `attraction` with `field` changed to its second sample value.
+    private func changing(_ field: ElementField<Attraction>, of attraction: Attraction)
+        -> Attraction
+    {
+        var changed = attraction
+        Self.samples[field.name]?.last?(&changed)
+        return changed
+    }
+
+    /// Every pair of two different described fields.
+    private var pairs: [(kept: ElementField<Attraction>, edited: ElementField<Attraction>)] {
+        Attraction.fields.flatMap { kept in
+            Attraction.fields.filter { $0.name != kept.name }.map { (kept, $0) }
+        }
+    }
+
+    @Test("every described field has two sample values here, unlike its default and each other")
+    func everyFieldHasSamples() {
+        let blank = Attraction(blankWithID: Attraction.ID())
+        for field in Attraction.fields {
+            guard let setters = Self.samples[field.name], setters.count == 2 else {
+                Issue.record(
+                    "no two sample values for the field “\(field.name)”: add them to FieldSurvivalTests.samples"
+                )
+                continue
+            }
+            var first = blank
+            setters[0](&first)
+            let second = changing(field, of: first)
+            #expect(!field.isEqual(first, blank), "“\(field.name)”'s first sample is its default")
+            #expect(!field.isEqual(second, first), "“\(field.name)”'s two samples are equal")
+        }
+    }
+
+    @Test("an edit of another field, its undo and its redo keep every field")
+    func editUndoRedo() throws {
+        for (kept, edited) in pairs {
+            let original = full()
+            let store = AttractionStore([original])
+            let newVersion = changing(edited, of: original)
+
+            try store.apply(editOf: original, result: newVersion)
+            #expect(store.element(withID: original.id) == newVersion, "edit of \(edited.name)")
+            try store.undo()
+            #expect(store.element(withID: original.id) == original, "undo, \(kept.name) kept")
+            try store.redo()
+            #expect(store.element(withID: original.id) == newVersion, "redo, \(kept.name) kept")
+        }
+    }
+
+    @Test("a merge keeps each side's edit of a different field, from either side")
+    func mergeFromEitherSide() {
+        for (kept, edited) in pairs {
+            let base = full()
+            let keptChanged = changing(kept, of: base)
+            let editedChanged = changing(edited, of: base)
+            let both = changing(edited, of: keptChanged)
+
+            let oursFirst = ListMerge<Attraction>.merge(
+                base: [base], ours: [keptChanged], theirs: [editedChanged])
+            let theirsFirst = ListMerge<Attraction>.merge(
+                base: [base], ours: [editedChanged], theirs: [keptChanged])
+
+            #expect(oursFirst.document == [both], "\(kept.name) changed here")
+            #expect(theirsFirst.document == [both], "\(kept.name) changed in another process")
+            #expect(oursFirst.notices.isEmpty && theirsFirst.notices.isEmpty)
+        }
+    }
+
+    @Test("the editor's edit and create paths keep every field they do not edit")
+    func editorPaths() {
+        for field in Attraction.fields {
+            guard let event = Self.editorEvents[field.name] else { continue }
+            for opened in [full(), full(id: Attraction.ID())] {
+                var core = AttractionEditorCore(editing: opened)
+                core.handle(event)
+                let effects = core.handle(.saveTapped)
+                guard case .askDelegateToSave(let saved) = effects.first else {
+                    Issue.record("Save after editing \(field.name) did not ask the delegate")
+                    continue
+                }
+                #expect(saved == changing(field, of: opened), "editor changed \(field.name)")
+            }
+        }
+    }
+
+    @Test("a save and a load keep every field")
+    func saveAndLoad() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "field-survival-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = DocumentFile(url: folder.appendingPathComponent("a.json"), format: .attractions)
+        let attractions = [full(), full()]
+
+        _ = try await file.save(attractions)
+
+        #expect(try await file.load() == attractions)
+    }
+}
