@@ -1,9 +1,11 @@
 import MVCModel
 import Testing
 
-/// `Attraction.fields` is the one place that lists an attraction's editable fields; editing, undo,
-/// merging and the file format go over it. A stored property missing from it would be lost on an
-/// edit, so this test compares the two and names what is missing.
+/// Checks that `Attraction.fields` lists every stored field.
+///
+/// It is the one place that lists an attraction's editable fields; editing, undo, merging and the
+/// file format go over it. A stored property missing from it would be lost on an edit, so this
+/// test compares the two and names what is missing.
 @Suite("An attraction's fields are described once")
 struct FieldDescriptionTests {
     @Test("every stored property of an attraction but its id is described, once, by name")

@@ -5,9 +5,11 @@ import MVCPresenter
 import MVCStore
 import Testing
 
-/// Every described field, set to a value unlike its default, survives every path that edits an
-/// attraction without being about that field: an edit of another field, undo and redo, a merge
-/// from either side, the editor's create and edit paths, and a save and load. A field added to
+/// Checks that every described field survives the paths that edit an attraction.
+///
+/// Each field, set to a value unlike its default, must survive every path that is not about it:
+/// an edit of another field, undo and redo, a merge from either side, the editor's create and
+/// edit paths, and a save and load. A field added to
 /// `Attraction.fields` needs two sample values here; the first test says which are missing.
 @Suite("Every described field survives edits of the others")
 @MainActor

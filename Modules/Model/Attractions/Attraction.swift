@@ -58,8 +58,10 @@ public struct Attraction: ListElement, Codable {
 
     // MARK: The description generic code works from
 
-    /// The editable fields: the one place that lists them. Editing, undo, merging and the file
-    /// format all go over this list, so a new field is added here and nowhere else.
+    /// The editable fields: the one place that lists them.
+    ///
+    /// Editing, undo, merging and the file format all go over this list, so a new field is added
+    /// here and nowhere else.
     public static let fields: [ElementField<Attraction>] = [
         ElementField("name", \.name, rule: AttractionRules.nameProblems),
         ElementField("notes", \.notes, rule: AttractionRules.notesProblems),

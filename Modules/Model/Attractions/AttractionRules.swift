@@ -62,9 +62,10 @@ public enum AttractionRules {
 }
 
 extension Attraction {
-    /// Every rule this attraction breaks, field by field, as a value read from elsewhere (a file,
-    /// an older version) might; empty for every attraction an editor produced. The rules are
-    /// those ``Attraction/fields`` gives each field.
+    /// Every rule this attraction breaks, field by field.
+    ///
+    /// A value read from elsewhere (a file, an older version) may break some; every attraction
+    /// an editor produced breaks none. The rules are those ``Attraction/fields`` gives each field.
     public var problems: [AttractionValidationError] { fieldProblems }
 }
 
