@@ -58,7 +58,7 @@ enum BridgeBenchmarks {
         ) {
             for _ in 0..<changes {
                 withObservationTracking(track) {}
-                presenter.buttonATapped()
+                presenter.buttonTapped("A")
                 seen.count += isOn() ? 1 : 0
             }
         }
@@ -66,13 +66,14 @@ enum BridgeBenchmarks {
             operations: changes,
             measured: {
                 tapping(
-                    presenter, track: { _ = bridged.state }, isOn: { bridged.state.buttonA.isOn },
+                    presenter, track: { _ = bridged.state },
+                    isOn: { bridged.state.buttons[0].isOn },
                     seen: bridgedSeen)
             },
             reference: {
                 tapping(
                     plainPresenter, track: { _ = handWritten.state },
-                    isOn: { handWritten.state.buttonA.isOn }, seen: handSeen)
+                    isOn: { handWritten.state.buttons[0].isOn }, seen: handSeen)
             }
         )
         blackHole((bridgedSeen.count, handSeen.count, token))

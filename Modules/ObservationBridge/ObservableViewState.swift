@@ -16,7 +16,7 @@ public import Observation
 /// } onChange: {
 ///     print("the label will change")
 /// }
-/// model.presenter.buttonATapped()  // prints "the label will change"
+/// model.presenter.buttonTapped("A")  // prints "the label will change"
 /// ```
 ///
 /// It holds the presenter strongly (a screen's model owns its presenter) and ends its

@@ -9,9 +9,9 @@ public import Testing
 ///
 /// ```swift
 /// let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
-/// store.send { $0.buttonATapped() }
+/// store.send { $0.buttonTapped("A") }
 /// store.expect {
-///     $0.buttonA.isOn = true
+///     $0.buttons[0].isOn = true
 ///     $0.label = "Switch A turned on."
 /// }
 /// await store.finish()

@@ -10,7 +10,7 @@ public import MVCPresenter
 /// ```swift
 /// let presenter = SwitchesPresenter(model: SwitchesModel())
 /// let recorder = ViewStateRecorder(presenter)
-/// presenter.buttonATapped()
+/// presenter.buttonTapped("A")
 /// #expect(recorder.timeline == [initial, afterA])
 /// ```
 ///

@@ -1,3 +1,4 @@
+import MVCModel
 import SampleSupport
 
 /// One line typed into the Attractions sample.
@@ -8,8 +9,8 @@ enum AttractionsCommand: Equatable {
     case add(name: String)
     case new
     case edit(row: Int)
-    case name(String)
-    case notes(String)
+    /// Set a field of the attraction being edited: one of `Attraction.fields`, by name.
+    case field(String, text: String)
     case save
     case cancel
     case move(from: Int, to: Int)
@@ -19,23 +20,30 @@ enum AttractionsCommand: Equatable {
     case help
     case quit
 
-    /// The commands and what they do, as `help` and `--help` list them.
-    static let summary = """
-        list                 show the list
-        add <name>           add an attraction in one step
-        new                  open the editor on a new attraction
-        edit <row>           open the editor on the attraction in that row
-        name <text>          (editor) set the name
-        notes <text>         (editor) set the notes; 'notes' alone clears them
-        save                 (editor) save the attraction and close the editor
-        cancel               (editor) close the editor without saving
-        move <from> <to>     move the attraction in one row to another
-        delete <row>         delete the attraction in that row
-        undo                 undo the last change (the list shows what it would undo)
-        redo                 redo what was undone
-        help                 list these commands
-        quit                 save and leave (the end of input does the same)
-        """
+    /// The commands and what they do, as `help` and `--help` list them; the editor has a command
+    /// per field the model describes.
+    static var summary: String {
+        let fieldCommands = Attraction.fields.map { field in
+            let usage = "\(field.name) <text>"
+            let column = usage + String(repeating: " ", count: max(1, 21 - usage.count))
+            return "\(column)(editor) set the \(field.name); '\(field.name)' alone empties it"
+        }
+        return """
+            list                 show the list
+            add <name>           add an attraction in one step
+            new                  open the editor on a new attraction
+            edit <row>           open the editor on the attraction in that row
+            \(fieldCommands.joined(separator: "\n"))
+            save                 (editor) save the attraction and close the editor
+            cancel               (editor) close the editor without saving
+            move <from> <to>     move the attraction in one row to another
+            delete <row>         delete the attraction in that row
+            undo                 undo the last change (the list shows what it would undo)
+            redo                 redo what was undone
+            help                 list these commands
+            quit                 save and leave (the end of input does the same)
+            """
+    }
 
     /// Parses a command line; the rest of the line after the command word is its text argument.
     ///
@@ -49,8 +57,6 @@ enum AttractionsCommand: Equatable {
             self = .add(name: argument)
         case "new": self = try CommandError.bare(.new, word: word, argument: argument)
         case "edit": self = .edit(row: try CommandError.row(argument, for: word))
-        case "name": self = .name(argument)
-        case "notes": self = .notes(argument)
         case "save": self = try CommandError.bare(.save, word: word, argument: argument)
         case "cancel": self = try CommandError.bare(.cancel, word: word, argument: argument)
         case "move":
@@ -67,6 +73,8 @@ enum AttractionsCommand: Equatable {
         case "redo": self = try CommandError.bare(.redo, word: word, argument: argument)
         case "help": self = try CommandError.bare(.help, word: word, argument: argument)
         case "quit", "exit": self = try CommandError.bare(.quit, word: word, argument: argument)
+        case let name where Attraction.fields.contains(where: { $0.name == name }):
+            self = .field(name, text: argument)
         default: throw .unknownCommand(word)
         }
     }

@@ -102,16 +102,30 @@ final class AttractionsScreen {
     }
 
     static func text(for state: AttractionDetailViewState) -> String {
-        var lines = ["Editing an attraction (name, notes, then save or cancel)"]
-        lines.append("  name:  \(state.name.isEmpty ? "(empty)" : state.name.terminalSafe)")
-        if let message = state.nameMessage { lines.append("         ! \(message)") }
-        lines.append("  notes: \(state.notes.isEmpty ? "(none)" : state.notes.terminalSafe)")
-        if let message = state.notesMessage { lines.append("         ! \(message)") }
+        let names = state.fields.map(\.name)
+        let width = (names.map(\.count).max() ?? 0) + 2
+        var lines = [
+            "Editing an attraction (\(names.joined(separator: ", ")), then save or cancel)"
+        ]
+        for field in state.fields {
+            let label = "\(field.name):".padded(to: width)
+            lines.append("  \(label)\(field.text.isEmpty ? "(empty)" : field.text.terminalSafe)")
+            if let message = field.message {
+                lines.append("  \(String(repeating: " ", count: width))! \(message)")
+            }
+        }
         lines.append("  [\(state.isSaveEnabled ? "save" : "save: not yet")]  [cancel]")
         return lines.joined(separator: "\n")
     }
 
     private static func text(for command: AttractionListViewState.Command) -> String {
         command.isEnabled ? command.title.terminalSafe : "\(command.title.terminalSafe): nothing"
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters (at least one space).
+    fileprivate func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(1, width - count))
     }
 }

@@ -58,7 +58,7 @@ final class AttractionsSession {
             return .succeeded
         case .quit:
             return .quit
-        case .name, .notes, .save, .cancel:
+        case .field, .save, .cancel:
             guard let editor else {
                 return .failed("no editor is open; use 'new' or 'edit <row>' first")
             }
@@ -101,7 +101,7 @@ final class AttractionsSession {
         case .redo:
             intent("redoTapped()")
             succeeded = list.redoTapped()
-        case .name, .notes, .save, .cancel, .help, .quit:
+        case .field, .save, .cancel, .help, .quit:
             preconditionFailure("\(command) is not a list command")
         }
         return succeeded ? .succeeded : .failed(list.viewState.lastError ?? "\(command) failed")
@@ -111,12 +111,9 @@ final class AttractionsSession {
         -> CommandOutcome
     {
         switch command {
-        case .name(let name):
-            intent("nameChanged(“\(name)”)")
-            editor.nameChanged(name)
-        case .notes(let notes):
-            intent("notesChanged(“\(notes)”)")
-            editor.notesChanged(notes)
+        case .field(let name, let text):
+            intent("fieldChanged(\"\(name)\", to: “\(text)”)")
+            editor.fieldChanged(name, to: text)
         case .save:
             intent("saveTapped()")
             guard editor.saveTapped() else {

@@ -42,7 +42,7 @@ final class SwitchesScreen {
     ///
     /// For example: `[A: on ] [B: off]  Switch A turned on.`
     static func text(for state: SwitchesViewState) -> String {
-        "\(text(for: state.buttonA)) \(text(for: state.buttonB))  \(state.label)"
+        state.buttons.map(text(for:)).joined(separator: " ") + "  \(state.label)"
     }
 
     private static func text(for button: SwitchesViewState.Button) -> String {

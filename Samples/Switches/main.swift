@@ -1,4 +1,4 @@
-// The Switches sample: two buttons, two switches, and a label that says which switch changed.
+// The Switches sample: a button per switch, and a label that says which switch changed.
 // This file is the composition root: it builds the model, the presenter and the screen, and
 // feeds the presenter the user's commands.
 
@@ -11,7 +11,7 @@ import SampleSupport
 let usage = """
     USAGE: switches [--trace] [-h | --help]
 
-    Two buttons toggle two switches; a label says which switch changed. Each switch is bound to its
+    A button per switch toggles it; a label says which switch changed. Each switch is bound to its
     own presenter method through MVCObservation (source post 000).
 
     Interactive on a terminal (a prompt and 'help'); scripted when standard input is not a terminal:
@@ -23,7 +23,7 @@ let usage = """
       -h, --help    show this help
 
     COMMANDS:
-    \(SwitchesCommand.summary)
+    \(SwitchesCommand.summary(switchNames: SwitchesModel().switches.map(\.name)))
     """
 
 let console = Console()
@@ -35,10 +35,11 @@ let tracer =
 let model = SwitchesModel(tracer: tracer)
 let presenter = SwitchesPresenter(model: model, tracer: tracer)
 let screen = SwitchesScreen(presenter: presenter, console: console, tracer: tracer)
+let switchNames = model.switches.map(\.name)
 
 if console.isInteractive {
     console.print(
-        "Switches: press a or b to flip a switch. Type 'help' for the commands; arrows, Home, End and history edit the line."
+        "Switches: press a switch's letter to flip it. Type 'help' for the commands; arrows, Home, End and history edit the line."
     )
 }
 screen.render()
@@ -46,22 +47,19 @@ screen.render()
 let status = await CommandLoop(console: console).run { line in
     let command: SwitchesCommand
     do throws(CommandError) {
-        command = try SwitchesCommand(parsing: line)
+        command = try SwitchesCommand(parsing: line, switchNames: switchNames)
     } catch {
         return .failed(error.description)
     }
     switch command {
-    case .pressA:
-        tracer.record(from: .view, to: .presenter, "buttonATapped()")
-        presenter.buttonATapped()
-    case .pressB:
-        tracer.record(from: .view, to: .presenter, "buttonBTapped()")
-        presenter.buttonBTapped()
+    case .press(let name):
+        tracer.record(from: .view, to: .presenter, "buttonTapped(\"\(name)\")")
+        presenter.buttonTapped(name)
     case .reset:
         tracer.record(from: .view, to: .presenter, "resetTapped()")
         presenter.resetTapped()
     case .show: screen.render()
-    case .help: console.print(SwitchesCommand.summary)
+    case .help: console.print(SwitchesCommand.summary(switchNames: switchNames))
     case .quit: return .quit
     }
     screen.renderIfNeeded()

@@ -2,14 +2,24 @@ import Foundation
 import MVCModel
 import Testing
 
+/// A draft of a new attraction with `id`, with the name and notes as typed.
+func typed(name: String, notes: String = "", id: Attraction.ID = Attraction.ID())
+    -> ElementDraft<Attraction>
+{
+    var draft = ElementDraft(editing: Attraction(blankWithID: id))
+    draft.setText(name, ofField: "name")
+    draft.setText(notes, ofField: "notes")
+    return draft
+}
+
 @Suite("Attractions and their validation")
 struct AttractionTests {
     @Test("a valid draft becomes an attraction with trimmed fields and the given id")
     func validDraft() throws {
         let id = Attraction.ID()
 
-        let attraction = try AttractionDraft(name: "  Louvre \n", notes: " Mona Lisa ").validated(
-            id: id)
+        let attraction = try typed(name: "  Louvre \n", notes: " Mona Lisa ", id: id).validated()
+            .get()
 
         #expect(attraction == Attraction(id: id, name: "Louvre", notes: "Mona Lisa"))
     }
@@ -17,7 +27,7 @@ struct AttractionTests {
     @Test("a name that is empty or only whitespace is refused", arguments: ["", "   ", "\n\t "])
     func emptyName(name: String) {
         #expect(throws: AttractionValidationError.emptyName) {
-            try AttractionDraft(name: name).validated(id: Attraction.ID())
+            try typed(name: name, id: Attraction.ID()).validated().get()
         }
     }
 
@@ -26,7 +36,7 @@ struct AttractionTests {
         let longName = String(repeating: "n", count: AttractionRules.maximumNameLength + 1)
         let longNotes = String(repeating: "x", count: AttractionRules.maximumNotesLength + 1)
 
-        let problems = AttractionDraft(name: longName, notes: longNotes).problems
+        let problems = typed(name: longName, notes: longNotes).problems
 
         #expect(
             problems == [
@@ -44,7 +54,7 @@ struct AttractionTests {
     func nameAtLimit() throws {
         let name = String(repeating: "n", count: AttractionRules.maximumNameLength)
 
-        #expect(try AttractionDraft(name: name).validated(id: Attraction.ID()).name == name)
+        #expect(try typed(name: name, id: Attraction.ID()).validated().get().name == name)
     }
 
     @Test("validation errors read as sentences a user can act on")
@@ -71,10 +81,11 @@ struct AttractionTests {
     func draftFromAttraction() throws {
         let attraction = Attraction(name: "Orsay", notes: "Impressionists")
 
-        let draft = AttractionDraft(attraction)
+        let draft = ElementDraft(editing: attraction)
 
-        #expect(draft.name == "Orsay" && draft.notes == "Impressionists")
-        #expect(try draft.validated(id: attraction.id) == attraction)
+        #expect(draft.text(ofField: "name") == "Orsay")
+        #expect(draft.text(ofField: "notes") == "Impressionists")
+        #expect(try draft.validated().get() == attraction)
     }
 }
 
@@ -84,25 +95,25 @@ struct AttractionControlCharacterTests {
         "a control character in a name or notes is refused, with its field and position",
         arguments: [
             (
-                AttractionDraft(name: "Red\u{1B}[31m"),
+                typed(name: "Red\u{1B}[31m"),
                 AttractionValidationError.controlCharacter(field: .name, position: 4)
             ),
-            (AttractionDraft(name: "Bell\u{7}"), .controlCharacter(field: .name, position: 5)),
+            (typed(name: "Bell\u{7}"), .controlCharacter(field: .name, position: 5)),
             (
-                AttractionDraft(name: "Louvre", notes: "a\tb"),
+                typed(name: "Louvre", notes: "a\tb"),
                 .controlCharacter(field: .notes, position: 2)
             ),
-            (AttractionDraft(name: "C1\u{9B}2J"), .controlCharacter(field: .name, position: 3)),
+            (typed(name: "C1\u{9B}2J"), .controlCharacter(field: .name, position: 3)),
         ]
     )
-    func controlCharacters(draft: AttractionDraft, error: AttractionValidationError) {
-        #expect(throws: error) { try draft.validated(id: Attraction.ID()) }
+    func controlCharacters(draft: ElementDraft<Attraction>, error: AttractionValidationError) {
+        #expect(throws: error) { try draft.validated().get() }
     }
 
     @Test("an attraction an editor made breaks no rule")
     func editorMadeAttractionIsValid() throws {
-        let attraction = try AttractionDraft(name: " Louvre ", notes: " Mona Lisa ").validated(
-            id: Attraction.ID())
+        let attraction = try typed(name: " Louvre ", notes: " Mona Lisa ", id: Attraction.ID())
+            .validated().get()
 
         #expect(attraction.problems.isEmpty)
     }

@@ -19,4 +19,16 @@ struct ModelDocumentationExampleTests {
         #expect(model.isSwitchAOn.value)
         withExtendedLifetime(token) {}
     }
+
+    @Test("the ElementDraft example trims what was typed and keeps the other fields")
+    func draftExample() throws {
+        let louvre = Attraction(name: "Louvre", notes: "Mona Lisa")
+        // BEGIN ElementDraft example
+        var draft = ElementDraft(editing: louvre)
+        draft.setText("  Musée du Louvre ", ofField: "name")
+        let edited = try draft.validated().get()  // name "Musée du Louvre", notes as they were
+        // END ElementDraft example
+
+        #expect(edited == Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Mona Lisa"))
+    }
 }

@@ -42,7 +42,7 @@ struct DocumentationExampleTests {
         } onChange: {
             print("the label will change")
         }
-        model.presenter.buttonATapped()  // prints "the label will change"
+        model.presenter.buttonTapped("A")  // prints "the label will change"
         // END MVCObservationBridge example
         #expect(model.state.label == "Switch A turned on.")
     }
@@ -51,7 +51,7 @@ struct DocumentationExampleTests {
     func sharedSetup() {
         // BEGIN SwiftUIAndUIKit shared example
         let model = SwitchesPresenter(model: SwitchesModel()).observable()
-        model.presenter.buttonATapped()
+        model.presenter.buttonTapped("A")
         print(model.state.label)  // "Switch A turned on."
         // END SwiftUIAndUIKit shared example
         #expect(model.state.label == "Switch A turned on.")
@@ -63,9 +63,9 @@ struct DocumentationExampleTests {
         let screen = Screen()
         keepRendering(model) { state in screen.labels.append(state.label) }
 
-        model.presenter.buttonATapped()
+        model.presenter.buttonTapped("A")
         await settle()
-        model.presenter.buttonBTapped()
+        model.presenter.buttonTapped("B")
         await settle()
 
         #expect(screen.labels == ["Press a button.", "Switch A turned on.", "Switch B turned on."])
@@ -81,7 +81,7 @@ struct DocumentationExampleTests {
             weakModel = model
             weakPresenter = presenter
             keepRendering(model) { _ in }
-            presenter.buttonATapped()
+            presenter.buttonTapped("A")
             await settle()
         }
         await settle()
@@ -105,7 +105,7 @@ struct DocumentationExampleTests {
             return seen
         }
         await settle()
-        model.presenter.buttonATapped()
+        model.presenter.buttonTapped("A")
 
         #expect(await reader.value == ["Switch A turned on."])
     }

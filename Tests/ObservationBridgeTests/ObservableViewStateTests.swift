@@ -27,11 +27,11 @@ struct ObservableViewStateTests {
             changed.raise()
         }
         #expect(!changed.isRaised)
-        model.presenter.buttonATapped()
+        model.presenter.buttonTapped("A")
 
         #expect(changed.isRaised)
         #expect(model.state.label == "Switch A turned on.")
-        #expect(model.state.buttonA.isOn)
+        #expect(model.state.buttons[0].isOn)
     }
 
     @Test("a change of the model made elsewhere reaches the observable state too")
@@ -48,7 +48,7 @@ struct ObservableViewStateTests {
         switches.isSwitchBOn.value = true
 
         #expect(changed.isRaised)
-        #expect(model.state.buttonB.isOn)
+        #expect(model.state.buttons[1].isOn)
     }
 
     @Test("Observations yields the current state, then each new one, in order")
@@ -58,9 +58,9 @@ struct ObservableViewStateTests {
         var iterator = labels.makeAsyncIterator()
 
         #expect(await iterator.next() == "Press a button.")
-        model.presenter.buttonATapped()
+        model.presenter.buttonTapped("A")
         #expect(await iterator.next() == "Switch A turned on.")
-        model.presenter.buttonBTapped()
+        model.presenter.buttonTapped("B")
         #expect(await iterator.next() == "Switch B turned on.")
     }
 
@@ -73,7 +73,7 @@ struct ObservableViewStateTests {
             let model = presenter.observable()
             weakPresenter = presenter
             weakModel = model
-            presenter.buttonATapped()
+            presenter.buttonTapped("A")
         }
         #expect(weakModel == nil)
         #expect(weakPresenter == nil)
@@ -89,7 +89,7 @@ struct ReentrantViewStateTests {
         let model = presenter.observable()
         // Another observer of the presenter reacts to A by pressing B, during the delivery.
         let reaction = presenter.observeViewState { state in
-            if state.label == "Switch A turned on." { presenter.buttonBTapped() }
+            if state.label == "Switch A turned on." { presenter.buttonTapped("B") }
         }
         let changed = Flag()
         withObservationTracking {
@@ -98,7 +98,7 @@ struct ReentrantViewStateTests {
             changed.raise()
         }
 
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
 
         #expect(changed.isRaised)
         #expect(model.state == presenter.viewState)
@@ -121,12 +121,12 @@ struct ObservableViewStateReleaseTests {
         let presenter = SwitchesPresenter(model: switches)
         for _ in 0..<100 {
             await releaseElsewhere(ObservableViewState(presenter))
-            presenter.buttonATapped()
+            presenter.buttonTapped("A")
         }
         let kept = presenter.observable()
-        presenter.buttonBTapped()
+        presenter.buttonTapped("B")
 
         #expect(kept.state == presenter.viewState)
-        #expect(switches.isSwitchBOn.value == (presenter.viewState.buttonB.isOn))
+        #expect(switches.isSwitchBOn.value == (presenter.viewState.buttons[1].isOn))
     }
 }

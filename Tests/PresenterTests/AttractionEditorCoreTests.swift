@@ -13,20 +13,20 @@ struct AttractionEditorCoreTests {
     func typing() {
         var core = AttractionEditorCore(editing: louvre)
 
-        #expect(core.handle(.nameChanged("")) == [])
-        #expect(core.viewState.nameMessage == "an attraction needs a name")
+        #expect(core.handle(.fieldChanged("name", to: "")) == [])
+        #expect(core.viewState[field: "name"]?.message == "an attraction needs a name")
         #expect(!core.viewState.isSaveEnabled)
-        #expect(core.handle(.nameChanged("Orsay")) == [])
-        #expect(core.handle(.notesChanged("Van Gogh")) == [])
-        #expect(core.viewState.name == "Orsay")
-        #expect(core.viewState.notes == "Van Gogh")
+        #expect(core.handle(.fieldChanged("name", to: "Orsay")) == [])
+        #expect(core.handle(.fieldChanged("notes", to: "Van Gogh")) == [])
+        #expect(core.viewState[field: "name"]?.text == "Orsay")
+        #expect(core.viewState[field: "notes"]?.text == "Van Gogh")
         #expect(core.viewState.isSaveEnabled)
     }
 
     @Test("Save with a valid draft asks the delegate, and its yes ends the edit as saved")
     func saveAccepted() {
         var core = AttractionEditorCore(editing: louvre)
-        core.handle(.nameChanged("Orsay"))
+        core.handle(.fieldChanged("name", to: "Orsay"))
 
         #expect(
             core.handle(.saveTapped) == [
@@ -41,13 +41,13 @@ struct AttractionEditorCoreTests {
     @Test("Save with an invalid draft shows the first problem and asks nobody")
     func saveInvalid() {
         var core = AttractionEditorCore(editing: louvre)
-        core.handle(.nameChanged(" "))
+        core.handle(.fieldChanged("name", to: " "))
 
         #expect(core.handle(.saveTapped) == [])
         #expect(core.viewState.saveError != nil)
         #expect(core.isEditing)
         // Typing again clears the old refusal: it answered another draft.
-        core.handle(.nameChanged("Orsay"))
+        core.handle(.fieldChanged("name", to: "Orsay"))
         #expect(core.viewState.saveError == nil)
     }
 
@@ -73,7 +73,8 @@ struct AttractionEditorCoreTests {
     @Test("every event after the edit ended is ignored, in both endings")
     func finishedIgnoresEverything() {
         let events: [AttractionEditorCore.Event] = [
-            .nameChanged("x"), .notesChanged("y"), .saveTapped, .cancelTapped, .delegateAccepted,
+            .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
+            .cancelTapped, .delegateAccepted,
             .delegateRefused("no"),
         ]
         var saved = AttractionEditorCore(editing: louvre)
@@ -96,7 +97,8 @@ struct AttractionEditorCoreTests {
         var asking = AttractionEditorCore(editing: louvre)
         asking.handle(.saveTapped)
         for event: AttractionEditorCore.Event in [
-            .nameChanged("x"), .notesChanged("y"), .saveTapped, .cancelTapped,
+            .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
+            .cancelTapped,
         ] {
             var core = asking
             #expect(core.handle(event) == [])

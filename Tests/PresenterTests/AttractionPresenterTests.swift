@@ -37,9 +37,10 @@ enum Screens {
         phase: AttractionDetailViewState.Phase = .editing
     ) -> AttractionDetailViewState {
         AttractionDetailViewState(
-            name: name,
-            notes: notes,
-            nameMessage: nameMessage,
+            fields: [
+                .init(name: "name", text: name, message: nameMessage),
+                .init(name: "notes", text: notes),
+            ],
             isSaveEnabled: nameMessage == nil,
             saveError: saveError,
             phase: phase
@@ -60,14 +61,14 @@ struct AttractionPresenterTests {
 
         let editor = PresenterTestStore(list.send { $0.newTapped() })
         #expect(editor.state == Screens.editor("", nameMessage: "an attraction needs a name"))
-        editor.send { $0.nameChanged("Orsay") }
+        editor.send { $0.fieldChanged("name", to: "Orsay") }
         editor.expect {
-            $0.name = "Orsay"
-            $0.nameMessage = nil
+            $0[field: "name"]?.text = "Orsay"
+            $0[field: "name"]?.message = nil
             $0.isSaveEnabled = true
         }
-        editor.send { $0.notesChanged("Impressionists") }
-        editor.expect { $0.notes = "Impressionists" }
+        editor.send { $0.fieldChanged("notes", to: "Impressionists") }
+        editor.expect { $0[field: "notes"]?.text = "Impressionists" }
         let saved = editor.send { $0.saveTapped() }
         editor.expect { $0.phase = .saved }
 
@@ -89,8 +90,8 @@ struct AttractionPresenterTests {
 
         let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 1) }))
         #expect(editor.state == Screens.editor("Orsay", "Impressionists"))
-        editor.send { $0.notesChanged("Van Gogh") }
-        editor.expect { $0.notes = "Van Gogh" }
+        editor.send { $0.fieldChanged("notes", to: "Van Gogh") }
+        editor.expect { $0[field: "notes"]?.text = "Van Gogh" }
         editor.send { $0.saveTapped() }
         editor.expect { $0.phase = .saved }
 
@@ -109,11 +110,11 @@ struct AttractionPresenterTests {
         let list = PresenterTestStore(AttractionListPresenter(store: store))
 
         let editor = PresenterTestStore(try #require(list.send { $0.editTapped(at: 0) }))
-        editor.send { $0.nameChanged("Le Louvre") }
-        editor.expect { $0.name = "Le Louvre" }
+        editor.send { $0.fieldChanged("name", to: "Le Louvre") }
+        editor.expect { $0[field: "name"]?.text = "Le Louvre" }
         editor.send { $0.cancelTapped() }
         editor.expect { $0.phase = .cancelled }
-        editor.send { $0.nameChanged("ignored after the edit ended") }
+        editor.send { $0.fieldChanged("name", to: "ignored after the edit ended") }
 
         #expect(!editor.presenter.isEditing)
         await editor.finish()
@@ -127,9 +128,9 @@ struct AttractionPresenterTests {
         let editor = list.newTapped()
         let editorTimeline = ViewStateRecorder(editor)
 
-        editor.nameChanged("   ")
+        editor.fieldChanged("name", to: "   ")
         #expect(!editor.saveTapped())
-        editor.nameChanged("Orsay")
+        editor.fieldChanged("name", to: "Orsay")
         #expect(editor.saveTapped())
 
         #expect(
@@ -289,7 +290,7 @@ struct EditorOwnershipTests {
         }
 
         #expect(weakDelegate != nil)
-        editor.nameChanged("Le Louvre")
+        editor.fieldChanged("name", to: "Le Louvre")
         #expect(editor.saveTapped())
         #expect(weakDelegate == nil, "the edit is over, so the delegate should be released")
     }
@@ -321,7 +322,7 @@ struct EditorOwnershipTests {
             let store = AttractionStore([Attraction(name: "Louvre")])
             let list = AttractionListPresenter(store: store)
             let editor = list.editTapped(at: 0)
-            editor?.nameChanged("Le Louvre")
+            editor?.fieldChanged("name", to: "Le Louvre")
             weakStore = store
             weakEditor = editor
             weakList = list
@@ -338,7 +339,7 @@ struct EditorOwnershipTests {
         let original = Attraction(name: "Louvre")
         let editor = AttractionDetailPresenter(editing: original, delegate: delegate)
 
-        editor.nameChanged("Le Louvre")
+        editor.fieldChanged("name", to: "Le Louvre")
         editor.saveTapped()
 
         #expect(delegate.saved == [Attraction(id: original.id, name: "Le Louvre")])

@@ -13,7 +13,7 @@ struct PresenterDocumentationExampleTests {
         // BEGIN MVCPresenter example
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let token = presenter.observeViewState { state in print(state.label) }
-        presenter.buttonATapped()  // prints "Switch A turned on."
+        presenter.buttonTapped("A")  // prints "Switch A turned on."
         // END MVCPresenter example
 
         #expect(presenter.viewState.label == "Switch A turned on.")
@@ -24,9 +24,9 @@ struct PresenterDocumentationExampleTests {
     func presenterTestingExample() async {
         // BEGIN MVCPresenterTesting example
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
-        store.send { $0.buttonATapped() }
+        store.send { $0.buttonTapped("A") }
         store.expect {
-            $0.buttonA.isOn = true
+            $0.buttons[0].isOn = true
             $0.label = "Switch A turned on."
         }
         await store.finish()
@@ -35,7 +35,7 @@ struct PresenterDocumentationExampleTests {
         // BEGIN MVCPresenterTesting recorder example
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let recorder = ViewStateRecorder(presenter)
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
         #expect(recorder.timeline.map(\.label) == ["Press a button.", "Switch A turned on."])
         // END MVCPresenterTesting recorder example
     }

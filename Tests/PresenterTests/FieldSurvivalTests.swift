@@ -21,12 +21,6 @@ struct FieldSurvivalTests {
         "notes": [{ $0.notes = "Stained glass" }, { $0.notes = "Marie Antoinette" }],
     ]
 
-    /// How the editor changes a field it shows; a field it does not show has no entry.
-    private static let editorEvents: [String: AttractionEditorCore.Event] = [
-        "name": .nameChanged("Conciergerie"),
-        "notes": .notesChanged("Marie Antoinette"),
-    ]
-
     /// An attraction with every described field set to its first sample value.
     private func full(id: Attraction.ID = Attraction.ID()) -> Attraction {
         var attraction = Attraction(blankWithID: id)
@@ -103,21 +97,30 @@ struct FieldSurvivalTests {
         }
     }
 
-    @Test("the editor's edit and create paths keep every field they do not edit")
+    @Test("the editor's create path sets every field typed, and its edit path keeps the others")
     func editorPaths() {
+        let id = Attraction.ID()
+        var creating = AttractionEditorCore(editing: Attraction(blankWithID: id))
         for field in Attraction.fields {
-            guard let event = Self.editorEvents[field.name] else { continue }
-            for opened in [full(), full(id: Attraction.ID())] {
-                var core = AttractionEditorCore(editing: opened)
-                core.handle(event)
-                let effects = core.handle(.saveTapped)
-                guard case .askDelegateToSave(let saved) = effects.first else {
-                    Issue.record("Save after editing \(field.name) did not ask the delegate")
-                    continue
-                }
-                #expect(saved == changing(field, of: opened), "editor changed \(field.name)")
-            }
+            creating.handle(.fieldChanged(field.name, to: field.text(in: full(id: id))))
         }
+        #expect(savedAttraction(from: &creating) == full(id: id), "created with every field")
+
+        for field in Attraction.fields {
+            let opened = full()
+            var editing = AttractionEditorCore(editing: opened)
+            editing.handle(
+                .fieldChanged(field.name, to: field.text(in: changing(field, of: opened))))
+            #expect(savedAttraction(from: &editing) == changing(field, of: opened), "\(field.name)")
+        }
+    }
+
+    /// What the editor hands its delegate when Save is pressed, if it asks it.
+    private func savedAttraction(from core: inout AttractionEditorCore) -> Attraction? {
+        guard case .askDelegateToSave(let saved) = core.handle(.saveTapped).first else {
+            return nil
+        }
+        return saved
     }
 
     @Test("a save and a load keep every field")

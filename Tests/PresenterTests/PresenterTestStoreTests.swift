@@ -12,14 +12,14 @@ struct PresenterTestStoreTests {
     func passingScript() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
 
-        store.send { $0.buttonATapped() }
+        store.send { $0.buttonTapped("A") }
         store.expect {
-            $0.buttonA.isOn = true
+            $0.buttons[0].isOn = true
             $0.label = "Switch A turned on."
         }
-        store.send { $0.buttonBTapped() }
+        store.send { $0.buttonTapped("B") }
         store.expect {
-            $0.buttonB.isOn = true
+            $0.buttons[1].isOn = true
             $0.label = "Switch B turned on."
         }
         await store.finish()
@@ -29,9 +29,9 @@ struct PresenterTestStoreTests {
     func wrongExpectation() async {
         let store = PresenterTestStore(SwitchesPresenter(model: SwitchesModel()))
         withKnownIssue {
-            store.send { $0.buttonATapped() }
+            store.send { $0.buttonTapped("A") }
             store.expect {
-                $0.buttonA.isOn = true
+                $0.buttons[0].isOn = true
                 $0.label = "Switch B turned on."
             }
         } matching: { issue in
@@ -98,7 +98,7 @@ struct PresenterTestStoreTests {
         Task { @MainActor in model.isSwitchAOn.value = true }
 
         await store.receive {
-            $0.buttonA.isOn = true
+            $0.buttons[0].isOn = true
             $0.label = "Switch A turned on."
         }
         await store.finish()

@@ -13,8 +13,7 @@ struct SwitchesPresenterTests {
     private func screen(_ label: String, a: Bool = false, b: Bool = false) -> SwitchesViewState {
         SwitchesViewState(
             label: label,
-            buttonA: .init(title: "A", isOn: a),
-            buttonB: .init(title: "B", isOn: b)
+            buttons: [.init(title: "A", isOn: a), .init(title: "B", isOn: b)]
         )
     }
 
@@ -23,9 +22,9 @@ struct SwitchesPresenterTests {
         let presenter = SwitchesPresenter(model: SwitchesModel())
         let recorder = ViewStateRecorder(presenter)
 
-        presenter.buttonATapped()
-        presenter.buttonBTapped()
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
+        presenter.buttonTapped("B")
+        presenter.buttonTapped("A")
 
         #expect(
             recorder.timeline == [
@@ -45,22 +44,22 @@ struct SwitchesPresenterTests {
         store.send { $0.resetTapped() }
 
         store.expect {
-            $0.buttonA.isOn = false
-            $0.buttonB.isOn = false
+            $0.buttons[0].isOn = false
+            $0.buttons[1].isOn = false
             $0.label = "Reset: switches A and B turned off."
         }
         store.send { $0.resetTapped() }
         store.expect {
-            $0.label = "Reset: both switches were already off."
+            $0.label = "Reset: every switch was already off."
         }
-        store.send { $0.buttonBTapped() }
+        store.send { $0.buttonTapped("B") }
         store.expect {
-            $0.buttonB.isOn = true
+            $0.buttons[1].isOn = true
             $0.label = "Switch B turned on."
         }
         store.send { $0.resetTapped() }
         store.expect {
-            $0.buttonB.isOn = false
+            $0.buttons[1].isOn = false
             $0.label = "Reset: switch B turned off."
         }
         await store.finish()
@@ -90,11 +89,11 @@ struct SwitchesPresenterTests {
         let recorder = ViewStateRecorder(presenter)
         #expect(recorder.takeNewStates() == [screen(SwitchesViewState.initialLabel)])
 
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
         #expect(recorder.takeNewStates() == [screen("Switch A turned on.", a: true)])
 
-        presenter.buttonBTapped()
-        presenter.buttonBTapped()
+        presenter.buttonTapped("B")
+        presenter.buttonTapped("B")
         #expect(
             recorder.takeNewStates() == [
                 screen("Switch B turned on.", a: true, b: true),
@@ -111,7 +110,7 @@ struct SwitchesPresenterTests {
         let tracer = HopTracer { hop in hops.withLock { $0.append(hop.description) } }
         let presenter = SwitchesPresenter(model: SwitchesModel(tracer: tracer), tracer: tracer)
 
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
 
         #expect(
             hops.withLock { $0 } == [
@@ -150,7 +149,7 @@ struct SwitchesLifetimeTests {
             let model = SwitchesModel()
             let presenter = SwitchesPresenter(model: model)
             let recorder = ViewStateRecorder(presenter)
-            presenter.buttonATapped()
+            presenter.buttonTapped("A")
             presenter.resetTapped()
             weakModel = model
             weakPresenter = presenter
@@ -173,9 +172,9 @@ struct SwitchesLifetimeTests {
             presenter = SwitchesPresenter(model: model)
         }
 
-        presenter.buttonATapped()
+        presenter.buttonTapped("A")
 
         #expect(weakModel != nil)
-        #expect(presenter.viewState.buttonA.isOn)
+        #expect(presenter.viewState.buttons[0].isOn)
     }
 }

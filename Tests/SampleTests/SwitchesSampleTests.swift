@@ -13,7 +13,7 @@ struct SwitchesSampleTests {
                 "[A: on ] [B: on ]  Switch B turned on.",
                 "[A: on ] [B: on ]  Switch B turned on.",
                 "[A: off] [B: off]  Reset: switches A and B turned off.",
-                "[A: off] [B: off]  Reset: both switches were already off.",
+                "[A: off] [B: off]  Reset: every switch was already off.",
                 "[A: on ] [B: off]  Switch A turned on.",
             ]
         )
@@ -49,7 +49,7 @@ struct SwitchesSampleTests {
     func helpCommand() throws {
         let run = try SampleRunner.run("switches", script: "help\n")
 
-        for command in ["a ", "b ", "reset", "show", "help", "quit"] {
+        for command in ["a, b ", "reset", "show", "help", "quit"] {
             #expect(run.output.contains("\n\(command)"), "help does not list \(command)")
         }
     }
@@ -81,7 +81,7 @@ struct SwitchesSampleTests {
         #expect(
             run.outputLines == [
                 "[A: off] [B: off]  Press a button.",
-                "  trace: view → presenter: buttonATapped()",
+                "  trace: view → presenter: buttonTapped(\"A\")",
                 "  trace: presenter → model: isSwitchAOn = on",
                 "  trace: model → observation: isSwitchAOn changed to on",
                 "  trace: observation → presenter: switchAChanged(on)",

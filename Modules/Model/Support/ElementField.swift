@@ -1,5 +1,5 @@
 /// One editable field of an element, by name and key path: what generic code needs to compare,
-/// copy, check, store and show the field without knowing its type.
+/// copy, check, store, show and edit the field without knowing its type.
 ///
 /// ```swift
 /// static let fields: [ElementField<Attraction>] = [
@@ -7,6 +7,9 @@
 ///     ElementField("notes", \.notes, rule: AttractionRules.notesProblems),
 /// ]
 /// ```
+///
+/// A field an editor types as text is read back with the field's `parse` (a `String` field needs
+/// none).
 public struct ElementField<Element: ListElement>: Sendable {
     /// The field's name: the stored property's, and the key a file stores it under.
     public let name: String
@@ -14,21 +17,47 @@ public struct ElementField<Element: ListElement>: Sendable {
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
     private let check: @Sendable (Element) -> [Element.Problem]
+    private let read: @Sendable (String, inout Element) -> Element.Problem?
     private let decode: @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws -> Void
     private let encode: @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws -> Void
+
+    /// Describes a text field at `keyPath`, called `name`: what is typed is its value.
+    ///
+    /// - Parameters:
+    ///   - name: The stored property's name (a test checks it against the type).
+    ///   - keyPath: Where the field is.
+    ///   - rule: Every rule the field's value breaks; none by default.
+    public init(
+        _ name: String,
+        _ keyPath: any WritableKeyPath<Element, String> & Sendable,
+        rule: @escaping @Sendable (String) -> [Element.Problem] = { _ in [] }
+    ) {
+        self.init(name, keyPath, parse: { .success($0) }, rule: rule)
+    }
 
     /// Describes the field at `keyPath`, called `name`.
     ///
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
+    ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot.
     ///   - rule: Every rule the field's value breaks; none by default.
     public init<Value: Equatable & Sendable & Codable>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        parse: @escaping @Sendable (String) -> Result<Value, Element.Problem>,
         rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
     ) {
         self.name = name
+        self.read = { text, element in
+            switch parse(text) {
+            case .success(let value):
+                element[keyPath: keyPath] = value
+                return nil
+            case .failure(let problem):
+                return problem
+            }
+        }
         let key = FieldKey(name)
         self.equal = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         self.transfer = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
@@ -64,6 +93,13 @@ public struct ElementField<Element: ListElement>: Sendable {
     /// Every rule the field breaks in `element`.
     public func problems(in element: Element) -> [Element.Problem] {
         check(element)
+    }
+
+    /// Sets the field of `element` to the value `text` describes, as an editor typed it.
+    ///
+    /// - Returns: Why `text` is not a value of the field, if it is not; `element` is unchanged.
+    public func set(_ text: String, in element: inout Element) -> Element.Problem? {
+        read(text, &element)
     }
 
     /// Reads the field from `container` into `element`, if the container has it.

@@ -57,14 +57,14 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
 
     // MARK: Intents
 
-    /// The user changed the name field.
-    public func nameChanged(_ name: String) {
-        send(.nameChanged(name))
-    }
-
-    /// The user changed the notes field.
-    public func notesChanged(_ notes: String) {
-        send(.notesChanged(notes))
+    /// The user changed the text of the field called `name` (one of `Attraction.fields`).
+    ///
+    /// - Returns: Whether the editor has such a field; if not, nothing changed.
+    @discardableResult
+    public func fieldChanged(_ name: String, to text: String) -> Bool {
+        guard core.viewState[field: name] != nil else { return false }
+        send(.fieldChanged(name, to: text))
+        return true
     }
 
     /// The user pressed Save: a valid draft goes to the delegate; the edit ends if it accepts it.

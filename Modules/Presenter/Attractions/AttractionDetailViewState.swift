@@ -1,4 +1,8 @@
-/// What the attraction editor shows: the draft, what is wrong with it, and whether it can be saved.
+/// What the attraction editor shows: each field as typed, what is wrong with it, and whether the
+/// draft can be saved.
+///
+/// The fields are those `Attraction.fields` describes, in its order: a field added there shows
+/// up here, and in every editor drawn from this view-state, without a change to the editor.
 public struct AttractionDetailViewState: Equatable, Sendable {
     /// Where the edit stands.
     public enum Phase: Equatable, Sendable {
@@ -10,14 +14,25 @@ public struct AttractionDetailViewState: Equatable, Sendable {
         case cancelled
     }
 
-    /// The name as typed.
-    public var name: String
-    /// The notes as typed.
-    public var notes: String
-    /// What is wrong with the name, if anything.
-    public var nameMessage: String?
-    /// What is wrong with the notes, if anything.
-    public var notesMessage: String?
+    /// One field of the editor.
+    public struct Field: Equatable, Sendable {
+        /// The field's name: "name", "notes".
+        public var name: String
+        /// The text as typed.
+        public var text: String
+        /// What is wrong with it, if anything.
+        public var message: String?
+
+        /// Creates a field's view-state.
+        public init(name: String, text: String, message: String? = nil) {
+            self.name = name
+            self.text = text
+            self.message = message
+        }
+    }
+
+    /// The fields, in the order the model describes them.
+    public var fields: [Field]
     /// Whether the draft is valid, so Save can be pressed.
     public var isSaveEnabled: Bool
     /// Why the last save failed, if it did.
@@ -27,20 +42,25 @@ public struct AttractionDetailViewState: Equatable, Sendable {
 
     /// Creates the editor's view-state.
     public init(
-        name: String,
-        notes: String,
-        nameMessage: String? = nil,
-        notesMessage: String? = nil,
+        fields: [Field],
         isSaveEnabled: Bool,
         saveError: String? = nil,
         phase: Phase = .editing
     ) {
-        self.name = name
-        self.notes = notes
-        self.nameMessage = nameMessage
-        self.notesMessage = notesMessage
+        self.fields = fields
         self.isSaveEnabled = isSaveEnabled
         self.saveError = saveError
         self.phase = phase
+    }
+
+    /// The field called `name`, if the editor has one; setting it replaces that field.
+    public subscript(field name: String) -> Field? {
+        get { fields.first { $0.name == name } }
+        set {
+            guard let newValue, let index = fields.firstIndex(where: { $0.name == name }) else {
+                return
+            }
+            fields[index] = newValue
+        }
     }
 }

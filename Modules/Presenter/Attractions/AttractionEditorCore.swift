@@ -8,10 +8,10 @@ public import MVCModel
 ///
 /// ```swift
 /// var core = AttractionEditorCore(editing: Attraction(name: "Louvre"))
-/// core.handle(.nameChanged("Orsay"))          // []
-/// core.handle(.saveTapped)                     // [.askDelegateToSave(Orsay)]
-/// core.handle(.delegateAccepted)               // [.releaseDelegate]
-/// core.viewState.phase                         // .saved
+/// core.handle(.fieldChanged("name", to: "Orsay"))   // []
+/// core.handle(.saveTapped)                          // [.askDelegateToSave(Orsay)]
+/// core.handle(.delegateAccepted)                    // [.releaseDelegate]
+/// core.viewState.phase                              // .saved
 /// ```
 ///
 /// **Every state × event is decided.** While editing, field changes update the draft and its
@@ -23,10 +23,8 @@ public import MVCModel
 public struct AttractionEditorCore: Equatable, Sendable {
     /// Something that happened to the editor: an intent of the user, or the delegate's answer.
     public enum Event: Equatable, Sendable {
-        /// The user changed the name field.
-        case nameChanged(String)
-        /// The user changed the notes field.
-        case notesChanged(String)
+        /// The user changed the text of the field with this name (one of `Attraction.fields`).
+        case fieldChanged(String, to: String)
         /// The user pressed Save.
         case saveTapped
         /// The user pressed Cancel.
@@ -56,18 +54,16 @@ public struct AttractionEditorCore: Equatable, Sendable {
 
     /// What the editor shows.
     public private(set) var viewState: AttractionDetailViewState
-    private let attractionID: Attraction.ID
     /// The fields as typed, and the attraction they came from: the draft is kept, not rebuilt from
-    /// the view-state, so a field the editor does not show survives the edit.
-    private var draft: AttractionDraft
+    /// the view-state, so nothing the view-state does not hold is lost.
+    private var draft: ElementDraft<Attraction>
     private var stage = Stage.editing
 
     /// Starts editing `attraction`: its fields, their messages, whether Save is enabled.
     ///
     /// - Parameter attraction: The attraction to edit (a blank one, with a fresh id, to create one).
     public init(editing attraction: Attraction) {
-        self.attractionID = attraction.id
-        self.draft = AttractionDraft(attraction)
+        self.draft = ElementDraft(editing: attraction)
         self.viewState = Self.viewState(for: draft)
     }
 
@@ -81,19 +77,19 @@ public struct AttractionEditorCore: Equatable, Sendable {
     @discardableResult
     public mutating func handle(_ event: Event) -> [Effect] {
         switch (stage, event) {
-        case (.editing, .nameChanged(let name)):
-            edit { $0.name = name }
-            return []
-        case (.editing, .notesChanged(let notes)):
-            edit { $0.notes = notes }
+        case (.editing, .fieldChanged(let name, let text)):
+            // A field the model does not describe is not on the screen: nothing to change.
+            guard draft.setText(text, ofField: name) else { return [] }
+            // A new draft is a new question: the last Save's refusal no longer applies.
+            viewState = Self.viewState(for: draft)
             return []
         case (.editing, .saveTapped):
-            do {
-                let attraction = try draft.validated(id: attractionID)
+            switch draft.validated() {
+            case .success(let attraction):
                 stage = .askingDelegate
                 return [.askDelegateToSave(attraction)]
-            } catch {
-                viewState.saveError = error.description
+            case .failure(let problem):
+                viewState.saveError = problem.description
                 return []
             }
         case (.editing, .cancelTapped):
@@ -112,8 +108,8 @@ public struct AttractionEditorCore: Equatable, Sendable {
         case (.editing, .delegateAccepted), (.editing, .delegateRefused):
             // No question is open: an answer nobody asked for changes nothing.
             return []
-        case (.askingDelegate, .nameChanged), (.askingDelegate, .notesChanged),
-            (.askingDelegate, .saveTapped), (.askingDelegate, .cancelTapped):
+        case (.askingDelegate, .fieldChanged), (.askingDelegate, .saveTapped),
+            (.askingDelegate, .cancelTapped):
             // The delegate is answering; the user's next intent comes after its answer.
             return []
         case (.finished, _):
@@ -122,21 +118,14 @@ public struct AttractionEditorCore: Equatable, Sendable {
         }
     }
 
-    private mutating func edit(_ change: (inout AttractionDraft) -> Void) {
-        change(&draft)
-        // A new draft is a new question: the last Save's refusal no longer applies.
-        viewState = Self.viewState(for: draft)
-    }
-
-    /// The editing view-state for `draft`: its fields, its problems, whether it can be saved.
-    private static func viewState(for draft: AttractionDraft) -> AttractionDetailViewState {
-        let problems = draft.problems
-        return AttractionDetailViewState(
-            name: draft.name,
-            notes: draft.notes,
-            nameMessage: problems.first { $0.field == .name }?.description,
-            notesMessage: problems.first { $0.field == .notes }?.description,
-            isSaveEnabled: problems.isEmpty
+    /// The editing view-state for `draft`: its fields, their problems, whether it can be saved.
+    private static func viewState(for draft: ElementDraft<Attraction>) -> AttractionDetailViewState
+    {
+        AttractionDetailViewState(
+            fields: draft.fields.map {
+                .init(name: $0.name, text: $0.text, message: $0.problems.first?.description)
+            },
+            isSaveEnabled: draft.problems.isEmpty
         )
     }
 }

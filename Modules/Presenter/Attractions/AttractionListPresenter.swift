@@ -82,11 +82,13 @@ public final class AttractionListPresenter: ViewStatePresenter {
     @discardableResult
     public func addTapped(name: String) -> Bool {
         let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
+        var draft = ElementDraft(editing: delegate.newAttraction)
+        draft.setText(name, ofField: "name")
         let attraction: Attraction
-        do {
-            attraction = try AttractionDraft(name: name).validated(id: delegate.newAttraction.id)
-        } catch {
-            send(.inputRefused(error.description))
+        switch draft.validated() {
+        case .success(let valid): attraction = valid
+        case .failure(let problem):
+            send(.inputRefused(problem.description))
             return false
         }
         tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")

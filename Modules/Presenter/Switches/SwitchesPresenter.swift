@@ -2,12 +2,13 @@ public import MVCModel
 public import MVCObservation
 public import MVCTracing
 
-/// Presents the Switches model: two buttons that toggle two switches, and a label that says which
+/// Presents the Switches model: a button per switch that toggles it, and a label that says which
 /// switch changed.
 ///
 /// Each switch is bound to its own method, `switchAChanged(_:)` or `switchBChanged(_:)`,
-/// through `ObservableProperty.observe(_:options:action:)`:
-/// the compiler checks each binding, and no method has to ask which property changed.
+/// through `ObservableProperty.observe(_:options:action:)`: the compiler checks each binding, and
+/// no method has to ask which property changed. What is the same for every switch (its button,
+/// pressing it, reset) goes over the model's `switches`.
 @MainActor
 public final class SwitchesPresenter: ViewStatePresenter {
     private let model: SwitchesModel
@@ -28,9 +29,7 @@ public final class SwitchesPresenter: ViewStatePresenter {
         self.state = ObservableProperty(
             SwitchesViewState(
                 label: SwitchesViewState.initialLabel,
-                buttonA: .init(title: "A", isOn: model.isSwitchAOn.value),
-                buttonB: .init(title: "B", isOn: model.isSwitchBOn.value)
-            ),
+                buttons: model.switches.map { .init(title: $0.name, isOn: $0.isOn.value) }),
             coordinator: viewChanges
         )
         tokens = [
@@ -53,23 +52,20 @@ public final class SwitchesPresenter: ViewStatePresenter {
 
     // MARK: Intents
 
-    /// The user pressed button A: switch A flips.
-    public func buttonATapped() {
+    /// The user pressed the button titled `title`: its switch flips.
+    ///
+    /// - Returns: Whether a switch has that name (case does not matter).
+    @discardableResult
+    public func buttonTapped(_ title: String) -> Bool {
+        guard let pressed = model.switch(named: title) else { return false }
+        let name = "isSwitch\(pressed.name)On"
         tracer.record(
-            from: .presenter, to: .model, "isSwitchAOn = \(Self.describe(!model.isSwitchAOn.value))"
-        )
-        model.isSwitchAOn.value.toggle()
+            from: .presenter, to: .model, "\(name) = \(Self.describe(!pressed.isOn.value))")
+        pressed.isOn.value.toggle()
+        return true
     }
 
-    /// The user pressed button B: switch B flips.
-    public func buttonBTapped() {
-        tracer.record(
-            from: .presenter, to: .model, "isSwitchBOn = \(Self.describe(!model.isSwitchBOn.value))"
-        )
-        model.isSwitchBOn.value.toggle()
-    }
-
-    /// The user asked for a reset: both switches turn off, and the label says what the reset
+    /// The user asked for a reset: every switch turns off, and the label says what the reset
     /// did, as one new view-state.
     ///
     /// The model tells each switch that turned off to its own handler; the presenter batches its
@@ -77,9 +73,7 @@ public final class SwitchesPresenter: ViewStatePresenter {
     /// every switch the reset turned off (not just the last one heard).
     public func resetTapped() {
         tracer.record(from: .presenter, to: .model, "reset()")
-        let turnedOff = [
-            model.isSwitchAOn.value ? "A" : nil, model.isSwitchBOn.value ? "B" : nil,
-        ].compactMap(\.self)
+        let turnedOff = model.switches.filter(\.isOn.value).map(\.name)
         viewChanges.batch {
             model.reset()
             state.update { $0.label = Self.resetLabel(turnedOff: turnedOff) }
@@ -89,9 +83,10 @@ public final class SwitchesPresenter: ViewStatePresenter {
     /// What a reset did, in words: which switches it turned off, or that there was nothing to do.
     static func resetLabel(turnedOff switches: [String]) -> String {
         switch switches.count {
-        case 0: "Reset: both switches were already off."
+        case 0: "Reset: every switch was already off."
         case 1: "Reset: switch \(switches[0]) turned off."
-        default: "Reset: switches \(switches.joined(separator: " and ")) turned off."
+        default:
+            "Reset: switches \(switches.dropLast().joined(separator: ", ")) and \(switches[switches.count - 1]) turned off."
         }
     }
 
@@ -99,21 +94,25 @@ public final class SwitchesPresenter: ViewStatePresenter {
 
     /// Switch A changed: its button and the label follow.
     func switchAChanged(_ change: ObservedChange<Bool>) {
-        guard let isOn = change.newValue else { return }
-        tracer.record(from: .observation, to: .presenter, "switchAChanged(\(Self.describe(isOn)))")
-        state.update { state in
-            state.buttonA.isOn = isOn
-            state.label = "Switch A turned \(Self.describe(isOn))."
-        }
+        show(change, ofSwitch: "A", heardBy: "switchAChanged")
     }
 
     /// Switch B changed: its button and the label follow.
     func switchBChanged(_ change: ObservedChange<Bool>) {
+        show(change, ofSwitch: "B", heardBy: "switchBChanged")
+    }
+
+    /// Shows a switch's new position on its button and in the label.
+    private func show(
+        _ change: ObservedChange<Bool>, ofSwitch name: String, heardBy handler: String
+    ) {
         guard let isOn = change.newValue else { return }
-        tracer.record(from: .observation, to: .presenter, "switchBChanged(\(Self.describe(isOn)))")
+        tracer.record(from: .observation, to: .presenter, "\(handler)(\(Self.describe(isOn)))")
         state.update { state in
-            state.buttonB.isOn = isOn
-            state.label = "Switch B turned \(Self.describe(isOn))."
+            for index in state.buttons.indices where state.buttons[index].title == name {
+                state.buttons[index].isOn = isOn
+            }
+            state.label = "Switch \(name) turned \(Self.describe(isOn))."
         }
     }
 

@@ -1,8 +1,8 @@
-/// What the Switches screen shows: a label saying what happened last, and two buttons.
+/// What the Switches screen shows: a label saying what happened last, and a button per switch.
 public struct SwitchesViewState: Equatable, Sendable {
-    /// One of the two buttons.
+    /// The button of one switch.
     public struct Button: Equatable, Sendable {
-        /// The button's title.
+        /// The button's title: the switch's name.
         public var title: String
         /// Whether the switch the button toggles is on.
         public var isOn: Bool
@@ -16,16 +16,13 @@ public struct SwitchesViewState: Equatable, Sendable {
 
     /// Says which switch changed last, and how.
     public var label: String
-    /// The button that toggles switch A.
-    public var buttonA: Button
-    /// The button that toggles switch B.
-    public var buttonB: Button
+    /// A button per switch, in the model's order.
+    public var buttons: [Button]
 
     /// Creates the screen's view-state.
-    public init(label: String, buttonA: Button, buttonB: Button) {
+    public init(label: String, buttons: [Button]) {
         self.label = label
-        self.buttonA = buttonA
-        self.buttonB = buttonB
+        self.buttons = buttons
     }
 
     /// The label shown before any switch has changed.
