@@ -36,11 +36,15 @@ enum Screens {
         saveError: String? = nil,
         phase: AttractionDetailViewState.Phase = .editing
     ) -> AttractionDetailViewState {
-        AttractionDetailViewState(
-            fields: [
-                .init(name: "name", text: name, message: nameMessage),
-                .init(name: "notes", text: notes),
-            ],
+        var typed = Attraction(blankWithID: Attraction.ID())
+        typed.name = name
+        typed.notes = notes
+        return AttractionDetailViewState(
+            fields: Attraction.fields.map { field in
+                .init(
+                    name: field.name, text: field.text(in: typed),
+                    message: field.name == "name" ? nameMessage : nil)
+            },
             isSaveEnabled: nameMessage == nil,
             saveError: saveError,
             phase: phase

@@ -182,14 +182,14 @@ struct PersistenceTests {
         #expect(loaded?.map(\.notes) == [#""x": 1"#])
 
         try Data(
-            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "name": "a", "notes": "",\#n "r\u0061ting": 5}]}"#
+            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "name": "a", "notes": "",\#n "st\u0061rs": 5}]}"#
                 .utf8
         ).write(to: url)
         await #expect(
             throws: PersistenceError.corrupt(
                 path: url.path,
                 reason:
-                    "line 2, column 2: this version knows no field “rating”, and a save would drop it"
+                    "line 2, column 2: this version knows no field “stars”, and a save would drop it"
             )
         ) { try await file(in: folder).load() }
     }
