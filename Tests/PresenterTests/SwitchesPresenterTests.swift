@@ -9,11 +9,14 @@ import Testing
 @MainActor
 @Suite("The switches presenter")
 struct SwitchesPresenterTests {
-    /// The view-state with the given switches and label.
-    private func screen(_ label: String, a: Bool = false, b: Bool = false) -> SwitchesViewState {
+    /// The view-state with the given label, and a button per switch of the model, on for the
+    /// switches named in `on`.
+    private func screen(_ label: String, on: Set<String> = []) -> SwitchesViewState {
         SwitchesViewState(
             label: label,
-            buttons: [.init(title: "A", isOn: a), .init(title: "B", isOn: b)]
+            buttons: SwitchesModel().switches.map {
+                .init(title: $0.name, isOn: on.contains($0.name))
+            }
         )
     }
 
@@ -29,9 +32,9 @@ struct SwitchesPresenterTests {
         #expect(
             recorder.timeline == [
                 screen(SwitchesViewState.initialLabel),
-                screen("Switch A turned on.", a: true),
-                screen("Switch B turned on.", a: true, b: true),
-                screen("Switch A turned off.", b: true),
+                screen("Switch A turned on.", on: ["A"]),
+                screen("Switch B turned on.", on: ["A", "B"]),
+                screen("Switch A turned off.", on: ["B"]),
             ]
         )
     }
@@ -76,11 +79,11 @@ struct SwitchesPresenterTests {
         #expect(
             recorder.takeNewStates() == [
                 screen(SwitchesViewState.initialLabel),
-                screen("Switch B turned on.", b: true),
+                screen("Switch B turned on.", on: ["B"]),
             ]
         )
         #expect(recorder.takeNewStates() == [])
-        #expect(recorder.latest == screen("Switch B turned on.", b: true))
+        #expect(recorder.latest == screen("Switch B turned on.", on: ["B"]))
     }
 
     @Test("taking new states hands over each state once, in order")
@@ -90,14 +93,14 @@ struct SwitchesPresenterTests {
         #expect(recorder.takeNewStates() == [screen(SwitchesViewState.initialLabel)])
 
         presenter.buttonTapped("A")
-        #expect(recorder.takeNewStates() == [screen("Switch A turned on.", a: true)])
+        #expect(recorder.takeNewStates() == [screen("Switch A turned on.", on: ["A"])])
 
         presenter.buttonTapped("B")
         presenter.buttonTapped("B")
         #expect(
             recorder.takeNewStates() == [
-                screen("Switch B turned on.", a: true, b: true),
-                screen("Switch B turned off.", a: true),
+                screen("Switch B turned on.", on: ["A", "B"]),
+                screen("Switch B turned off.", on: ["A"]),
             ]
         )
     }
