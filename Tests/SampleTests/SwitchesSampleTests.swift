@@ -49,7 +49,7 @@ struct SwitchesSampleTests {
     func helpCommand() throws {
         let run = try SampleRunner.run("switches", script: "help\n")
 
-        for command in ["a, b ", "reset", "show", "help", "quit"] {
+        for command in ["a, b", "reset", "show", "help", "quit"] {
             #expect(run.output.contains("\n\(command)"), "help does not list \(command)")
         }
     }
