@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Applies each worked example of the guide's article "Changing the package"
+# (Documentation/Examples/*.diff) to this checkout, builds, runs the tests the example affects,
+# and takes the example back out. Run it on a copy you do not mind changing (CI runs it on its
+# clean clone); it refuses to start on a checkout with uncommitted changes.
+#
+# Usage: Scripts/check-worked-examples.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+    echo "error: the checkout has uncommitted changes; the examples are applied to a clean one" >&2
+    exit 64
+fi
+
+# The tests each example affects: the layers it changes, the sample it shows in, and the checks
+# of the README's transcripts.
+declare -A affected=(
+    [adding-a-field]='^(ModelTests|PresenterTests|SampleTests\.AttractionsSampleTests|ArchitectureTests)\.'
+    [adding-a-switch]='^(ModelTests|PresenterTests|SampleTests\.SwitchesSampleTests|ArchitectureTests)\.'
+)
+
+for diff in Documentation/Examples/*.diff; do
+    name=$(basename "$diff" .diff)
+    filter=${affected[$name]:?"no affected tests listed for $name in $0"}
+    echo "--- $name: $(grep -c '^diff --git' "$diff") files"
+    git apply "$diff"
+    trap 'git apply -R "$diff" 2>/dev/null || true' EXIT
+    swift build --build-tests
+    swift test --disable-xctest --skip-build --filter "$filter"
+    # A smoke session the example changes must match the example's new expected output.
+    for expected in $(git diff --name-only -- .ci/smoke); do
+        sample=$(basename "$expected" .expected)
+        scratch=$(mktemp -d)
+        status=0
+        .build/debug/"$sample" --store "$scratch/$sample.json" <".ci/smoke/$sample.script" \
+            >"$scratch/actual" 2>&1 || status=$?
+        echo "exit status: $status" >>"$scratch/actual"
+        diff -u "$expected" "$scratch/actual"
+        rm -rf "$scratch"
+    done
+    git apply -R "$diff"
+    trap - EXIT
+done
+echo "every worked example applies, builds and passes its tests"
