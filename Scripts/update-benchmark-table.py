@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the figures table in ARCHITECTURE.md from a run of the benchmarks.
+"""Regenerates the figures table in PERFORMANCE.md from a run of the benchmarks.
 
     python3 Scripts/update-benchmark-table.py                 # builds and runs the benchmarks
     python3 Scripts/update-benchmark-table.py run.txt         # uses a saved run's output
@@ -7,7 +7,7 @@
 
 The table sits between the markers `<!-- BEGIN benchmark table -->` and
 `<!-- END benchmark table -->`; everything between them is replaced. Figures are quoted nowhere
-else in ARCHITECTURE.md's Performance section (a test checks), so they are never typed twice.
+else in PERFORMANCE.md (a test checks), so they are never typed twice.
 """
 import datetime
 import pathlib
@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+PERFORMANCE = ROOT / "PERFORMANCE.md"
 BEGIN = "<!-- BEGIN benchmark table -->"
 END = "<!-- END benchmark table -->"
 
@@ -84,18 +84,18 @@ def main() -> None:
     output = pathlib.Path(arguments[0]).read_text() if arguments else run_benchmarks()
     if "--quick" in output or "debug build" in output:
         sys.exit("error: the figures must come from a full release run")
-    text = ARCHITECTURE.read_text()
+    text = PERFORMANCE.read_text()
     pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
     if not pattern.search(text):
-        sys.exit(f"error: ARCHITECTURE.md has no {BEGIN} … {END} region")
+        sys.exit(f"error: PERFORMANCE.md has no {BEGIN} … {END} region")
     date = datetime.date.today().isoformat()
     new = pattern.sub(lambda _: table(parse(output), date), text)
     if check:
         old_rows = pattern.search(text).group(0).splitlines()[2:]
         new_rows = pattern.search(new).group(0).splitlines()[2:]
         sys.exit(0 if old_rows == new_rows else "the table differs from this run")
-    ARCHITECTURE.write_text(new)
-    print(f"ARCHITECTURE.md: {len(parse(output))} figures written")
+    PERFORMANCE.write_text(new)
+    print(f"PERFORMANCE.md: {len(parse(output))} figures written")
 
 
 if __name__ == "__main__":

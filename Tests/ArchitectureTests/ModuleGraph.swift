@@ -82,6 +82,19 @@ enum PackageReader {
         return libraries
     }
 
+    /// The names of the package's executable products.
+    static func executableProducts() throws -> [String] {
+        guard let products = try dumpPackage()["products"] as? [[String: Any]] else {
+            throw Failure.unexpectedManifestJSON("no products array")
+        }
+        return products.compactMap { product in
+            guard let type = product["type"] as? [String: Any], type["executable"] != nil else {
+                return nil
+            }
+            return product["name"] as? String
+        }
+    }
+
     /// The module names an `import` line names, in any of Swift's import forms, skipping the text
     /// of multi-line string literals.
     static func importedModules(in source: String) -> [String] {

@@ -13,7 +13,7 @@ public protocol ListElement: Identifiable, Sendable, Equatable where ID: Sendabl
     /// What one element is called in a sentence: "attraction".
     static var noun: String { get }
 
-    /// Every stored field but ``id``, each once, in the order a screen or a file lists them.
+    /// Every stored field but `id`, each once, in the order a screen or a file lists them.
     static var fields: [ElementField<Self>] { get }
 
     /// An element with this id and every field at its default: what a file row that names only

@@ -4,7 +4,7 @@ public import MVCModel
 ///
 /// Everything it does comes from ``ListStore``; what is particular to attractions (the fields,
 /// the rules, the file format) is declared by `Attraction` itself and by
-/// ``FileFormat/attractions``.
+/// `FileFormat.attractions`.
 public typealias AttractionStore = ListStore<Attraction>
 
 /// What an ``AttractionStore`` publishes for each change.

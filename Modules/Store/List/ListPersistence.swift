@@ -22,7 +22,7 @@ public protocol ListPersistence<Element>: AnyObject {
     func listChanged(_ elements: [Element], by change: ListChange<Element>)
 }
 
-/// Keeps a list as one document file, through a ``CoalescingSaver``: a burst of edits becomes one
+/// Keeps a list as one document file, through a ``/MVCPersistence/CoalescingSaver``: a burst of edits becomes one
 /// atomic rewrite, merged with what other processes saved meanwhile.
 @MainActor
 public final class DocumentPersistence<Element: DocumentListElement>: ListPersistence {

@@ -13,9 +13,9 @@ public import MVCTracing
 /// Changes are published on ``changes`` as ``ListStoreUpdate`` values that carry the elements
 /// they are about, keyed by element: subscribe to all of them to keep a list up to date row by
 /// row, or to one element's key to follow just that one. Changes another process saved reach
-/// subscribers the same way (see ``open(at:format:delay:clock:watchInterval:tracer:)``).
+/// subscribers the same way (see ``open(at:delay:clock:watchInterval:tracer:)``).
 ///
-/// The store knows nothing of any one element type: it works from what ``ListElement`` declares
+/// The store knows nothing of any one element type: it works from what ``/MVCModel/ListElement`` declares
 /// (the id, the fields, the rules). The attractions sample's store is `ListStore<Attraction>`.
 @MainActor
 public final class ListStore<Element: ListElement> {
