@@ -86,7 +86,7 @@ struct GroupSharingTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(chmod(folder.path, 0o755) == 0)  // the superuser's; others may only read
-        let empty = Data(#"{"document":[],"formatVersion":2}"#.utf8)
+        let empty = Data(#"{"document":[],"formatVersion":1}"#.utf8)
         #expect(FileManager.default.createFile(atPath: store, contents: empty))
         #expect(chmod(store, 0o666) == 0)
 

@@ -4,6 +4,9 @@ import MVCPersistence
 import MVCStore
 import Testing
 
+/// The version this build writes, from the format itself: a version bump edits no test.
+private let currentVersion = FileFormat<[Attraction]>.attractions.currentVersion
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -63,7 +66,26 @@ struct PersistenceTests {
         let object = try JSONSerialization.jsonObject(
             with: Data(contentsOf: folder.file("attractions.json")))
 
-        #expect((object as? [String: Any])?["formatVersion"] as? Int == 2)
+        #expect((object as? [String: Any])?["formatVersion"] as? Int == currentVersion)
+    }
+
+    @Test(
+        "a fixture of every format version up to the current one loads, with the same attractions",
+        arguments: 1...currentVersion)
+    func everyVersionLoads(version: Int) async throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Fixtures")
+        let fixture = fixtures.appending(path: "attractions-v\(version).json")
+        let folder = try TemporaryFolder()
+        try Data(contentsOf: fixture).write(to: folder.file("attractions.json"))
+
+        let loaded = try #require(try await file(in: folder).load())
+
+        #expect(loaded.map(\.name) == ["Louvre", "Musée d'Orsay"])
+        #expect(
+            loaded.map(\.id.description) == [
+                "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "9A1C3E5F-7B2D-4E6F-8A0B-1C2D3E4F5A6B",
+            ])
     }
 
     @Test("a version 1 file (names only) is migrated on load, and the file is left as it was")
@@ -84,10 +106,14 @@ struct PersistenceTests {
     func newerVersionRefused() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("attractions.json").path
-        let newer = Data(#"{"formatVersion": 3, "document": {"lists": []}}"#.utf8)
+        let newer = Data(
+            #"{"formatVersion": \#(currentVersion + 1), "document": {"lists": []}}"#.utf8)
         try newer.write(to: folder.file("attractions.json"))
 
-        await #expect(throws: PersistenceError.newerVersion(path: path, found: 3, supported: 2)) {
+        await #expect(
+            throws: PersistenceError.newerVersion(
+                path: path, found: currentVersion + 1, supported: currentVersion)
+        ) {
             try await file(in: folder).load()
         }
         #expect(try contents(of: folder.file("attractions.json")) == newer)
@@ -96,22 +122,25 @@ struct PersistenceTests {
     @Test(
         "a corrupt or truncated file is a typed error naming the path and the problem, and is left byte for byte",
         arguments: [
-            ("{\n  \"formatVersion\": 2,\n  oops\n}", "line 3, column 3 is not valid JSON"),
+            (
+                "{\n  \"formatVersion\": \(currentVersion),\n  oops\n}",
+                "line 3, column 3 is not valid JSON"
+            ),
             ("", "the file is empty"),
             (
                 "[1, 2]",
                 "the top level should be an object but found an array"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "x", "name": "a", "notes": ""}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "x", "name": "a", "notes": ""}]}"#,
                 "the field document[0].id"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "a", "notes": "", "note": "typo"}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "a", "notes": "", "note": "typo"}]}"#,
                 "line 1, column 108: this version knows no field “note”, and a save would drop it"
             ),
             (
-                #"{"formatVersion": 2, "document": [], "comment": "mine"}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [], "comment": "mine"}"#,
                 "line 1, column 38: this version knows no field “comment”, and a save would drop it"
             ),
             (
@@ -123,11 +152,11 @@ struct PersistenceTests {
                 "the field formatVersion should be a number but found a string"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "name": "B", "notes": ""}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "name": "B", "notes": ""}]}"#,
                 "line 1, column 95: the field “name” is given twice in one object, and a save would keep only one of its values"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "formatVersion": 9}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "formatVersion": 9}]}"#,
                 "line 1, column 108: this version knows no field “formatVersion”, and a save would drop it"
             ),
             (
@@ -135,15 +164,15 @@ struct PersistenceTests {
                 "line 1, column 95: this version knows no field “notes”, and a save would drop it"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "\ud800", "notes": ""}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "\ud800", "notes": ""}]}"#,
                 "a \\u escape is half of a UTF-16 surrogate pair without its other half"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": null}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": null}]}"#,
                 "the field document[0].notes is null where a string should be"
             ),
             (
-                #"{"formatVersion": 2, "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "\u001b[2J": 1}]}"#,
+                #"{"formatVersion": \#(currentVersion), "document": [{"id": "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "name": "A", "notes": "", "\u001b[2J": 1}]}"#,
                 "line 1, column 108: this version knows no field “\\u{1b}[2J”, and a save would drop it"
             ),
 
@@ -175,14 +204,14 @@ struct PersistenceTests {
         let id = UUID().uuidString
         // "n\u0061me" is "name"; the notes hold text shaped like a field.
         try Data(
-            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "n\u0061me": "a", "notes": "\"x\": 1"}]}"#
+            #"{"formatVersion": \#(currentVersion), "document": [{"id": "\#(id)", "n\u0061me": "a", "notes": "\"x\": 1"}]}"#
                 .utf8
         ).write(to: url)
         let loaded = try await file(in: folder).load()
         #expect(loaded?.map(\.notes) == [#""x": 1"#])
 
         try Data(
-            #"{"formatVersion": 2, "document": [{"id": "\#(id)", "name": "a", "notes": "",\#n "st\u0061rs": 5}]}"#
+            #"{"formatVersion": \#(currentVersion), "document": [{"id": "\#(id)", "name": "a", "notes": "",\#n "st\u0061rs": 5}]}"#
                 .utf8
         ).write(to: url)
         await #expect(
@@ -199,7 +228,7 @@ struct PersistenceTests {
         let folder = try TemporaryFolder()
         let url = folder.file("attractions.json")
         var bytes = Data(
-            "{\"formatVersion\": 2, \"document\": [\n{\"id\": \"\(UUID().uuidString)\", \"name\": \"Caf"
+            "{\"formatVersion\": \(currentVersion), \"document\": [\n{\"id\": \"\(UUID().uuidString)\", \"name\": \"Caf"
                 .utf8)
         bytes.append(0xE9)  // "é" as Latin-1 writes it
         bytes.append(contentsOf: Data("\", \"notes\": \"\"}]}".utf8))
