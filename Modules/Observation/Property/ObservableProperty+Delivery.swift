@@ -2,6 +2,86 @@
 // changes in order, batches them, and takes in observations ended on other threads.
 
 extension ObservableProperty {
+    /// One observer: what it asked for, and its handler.
+    @usableFromInline
+    struct Observer {
+        @usableFromInline let options: ObservationOptions
+        @usableFromInline let handler: (ObservedChange<Value>) -> Void
+    }
+
+    /// What the delivery machinery keeps besides the value and the observers.
+    ///
+    /// Exclusivity of this and of `storage` is checked statically, not at run time: every access
+    /// is instantaneous (values are copied out before any handler or equality test runs), so no
+    /// two accesses can overlap.
+    @usableFromInline
+    struct Bookkeeping {
+        /// How many observers asked for ``ObservationOptions/prior``, so a change can skip the
+        /// check.
+        @usableFromInline var priorObserverCount = 0
+        /// How many observers asked for ``ObservationOptions/old``, so `modify(_:)` knows
+        /// whether the old value must be kept.
+        @usableFromInline var oldValueObserverCount = 0
+        /// The value before the open batch, once this property has changed in it.
+        @usableFromInline var valueBeforeBatch: Value?
+        /// The next id when the property last changed in the open batch: later observers do not
+        /// hear the batch's change.
+        @usableFromInline var batchChangeLimit: ObservationID = 0
+        /// The value each observer added during the open batch, after the property changed in
+        /// it, started from.
+        @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
+        @usableFromInline var nextID: ObservationID = 0
+        /// How deep the owner's uses of the observers are nested (a handler that changes the
+        /// property again); the outermost takes the exclusion (see `EndedObservations`).
+        @usableFromInline var useDepth = 0
+        /// How to finish each value stream still being consumed.
+        @usableFromInline var streams: [ObservationID: () -> Void] = [:]
+
+        @usableFromInline init() {}
+    }
+
+    /// Assigns `newValue` and delivers the change: at once when nothing else is being
+    /// delivered, else queued behind what is (or kept for the open batch's end).
+    @inlinable
+    func assign(_ newValue: Value) {
+        // Optional chaining, not `if let`: it calls the stored closure without copying it,
+        // which saves a retain and a release of its context on every assignment.
+        if isDuplicate?(storage, newValue) == true { return }
+        beginUse()
+        defer { endUse() }
+        if coordinator.isIdle {
+            if ended.mayHaveWaiting { removeEndedObservations() }
+            if books.priorObserverCount > 0 {
+                notifyPrior()
+                // A prior handler may have assigned the property: that change was delivered
+                // in full, so this one starts from the value it left.
+                if isDuplicate?(storage, newValue) == true { return }
+            }
+            let oldValue = storage
+            storage = newValue
+            guard !observers.isEmpty else { return }
+            let limit = books.nextID
+            coordinator.deliver {
+                notify(from: oldValue, to: newValue, registeredBefore: limit)
+            }
+        } else {
+            storeWhileBusy(newValue)
+        }
+    }
+
+    /// The number of live observations, after taking in those ended elsewhere.
+    func liveObservationCount() -> Int {
+        beginUse()
+        defer { endUse() }
+        removeEndedObservations()
+        return observers.count
+    }
+
+    /// Ends every value stream still being consumed (the property is going away).
+    func finishStreams() {
+        for finish in books.streams.values { finish() }
+    }
+
     /// Registers the handler that `makeHandler` builds for the observation's id, so a handler
     /// that must end its own observation (a stream that terminated, a target that went away)
     /// is told which one it is instead of guessing the next id.
@@ -12,15 +92,15 @@ extension ObservableProperty {
         beginUse()
         defer { endUse() }
         removeEndedObservations()
-        let id = nextID
-        nextID += 1
+        let id = books.nextID
+        books.nextID += 1
         let handler = makeHandler(id)
         observers.append(Observer(options: options, handler: handler), id: id)
-        if options.contains(.prior) { priorObserverCount += 1 }
-        if options.contains(.old) { oldValueObserverCount += 1 }
+        if options.contains(.prior) { books.priorObserverCount += 1 }
+        if options.contains(.old) { books.oldValueObserverCount += 1 }
         // Added after the property changed in the open batch: the batch's change, for this
         // observer, starts from the value it sees now.
-        if valueBeforeBatch != nil { startedDuringBatch[id] = storage }
+        if books.valueBeforeBatch != nil { books.startedDuringBatch[id] = storage }
         let token = ObservationToken(source: self, id: id)
         if options.contains(.initial) {
             handler(
@@ -52,7 +132,7 @@ extension ObservableProperty {
         defer { endUse() }
         let current = storage
         observers.forEachObserver(
-            registeredBefore: nextID, endedElsewhere: ended, removeEnded: removeEndedObservations
+            registeredBefore: books.nextID, endedElsewhere: ended, removeEnded: removeEndedObservations
         ) { _, observer in
             guard observer.options.contains(.prior) else { return }
             observer.handler(
@@ -69,18 +149,18 @@ extension ObservableProperty {
     @usableFromInline
     func storeWhileBusy(_ newValue: Value) {
         if coordinator.isBatching {
-            if valueBeforeBatch == nil {
-                if priorObserverCount > 0 { notifyPrior() }
-                valueBeforeBatch = storage
+            if books.valueBeforeBatch == nil {
+                if books.priorObserverCount > 0 { notifyPrior() }
+                books.valueBeforeBatch = storage
                 coordinator.deferUntilBatchEnds { [self] in flushBatch() }
             }
             storage = newValue
-            batchChangeLimit = nextID
+            books.batchChangeLimit = books.nextID
         } else {
-            if priorObserverCount > 0 { notifyPrior() }
+            if books.priorObserverCount > 0 { notifyPrior() }
             let oldValue = storage
             storage = newValue
-            let limit = nextID
+            let limit = books.nextID
             coordinator.deliverOrQueue { [self] in
                 notify(from: oldValue, to: newValue, registeredBefore: limit)
             }
@@ -96,14 +176,14 @@ extension ObservableProperty {
     private func flushBatch() {
         beginUse()
         defer { endUse() }
-        guard let valueBefore = valueBeforeBatch else { return }
-        valueBeforeBatch = nil
-        let started = startedDuringBatch
-        startedDuringBatch = [:]
+        guard let valueBefore = books.valueBeforeBatch else { return }
+        books.valueBeforeBatch = nil
+        let started = books.startedDuringBatch
+        books.startedDuringBatch = [:]
         let newValue = storage
         let isNetChange = isDuplicate.map { !$0(valueBefore, newValue) } ?? true
         observers.forEachObserver(
-            registeredBefore: batchChangeLimit, endedElsewhere: ended,
+            registeredBefore: books.batchChangeLimit, endedElsewhere: ended,
             removeEnded: removeEndedObservations
         ) { id, observer in
             if let startedFrom = started[id] {
@@ -131,17 +211,17 @@ extension ObservableProperty {
     /// Removes one observation, handing what it held (its box, a stream's ending) to `released`.
     private func removeObservation(_ id: ObservationID, releasingInto released: inout [Any]) {
         guard let removed = observers.remove(id, releasingInto: &released) else { return }
-        if removed.options.contains(.prior) { priorObserverCount -= 1 }
-        if removed.options.contains(.old) { oldValueObserverCount -= 1 }
-        if let finish = streams.removeValue(forKey: id) { released.append(finish) }
+        if removed.options.contains(.prior) { books.priorObserverCount -= 1 }
+        if removed.options.contains(.old) { books.oldValueObserverCount -= 1 }
+        if let finish = books.streams.removeValue(forKey: id) { released.append(finish) }
     }
 
     /// Marks the start of a use of the observers by the owner; the outermost use takes the
     /// exclusion, waiting out a token that holds it for a removal.
     @inlinable
     func beginUse() {
-        if useDepth == 0 { ended.acquire() }
-        useDepth += 1
+        if books.useDepth == 0 { ended.acquire() }
+        books.useDepth += 1
     }
 
     /// Marks the end of a use; the outermost takes in what was ended meanwhile and gives the
@@ -149,9 +229,9 @@ extension ObservableProperty {
     @inlinable
     func endUse() {
         // A loop: letting a removed handler go may end another observation of this property.
-        while useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
-        useDepth -= 1
-        if useDepth == 0 { ended.release() }
+        while books.useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
+        books.useDepth -= 1
+        if books.useDepth == 0 { ended.release() }
     }
 }
 
@@ -197,14 +277,14 @@ extension ObservableProperty {
         beginUse()
         defer { endUse() }
         removeEndedObservations()
-        guard coordinator.isIdle, priorObserverCount == 0, oldValueObserverCount == 0 else {
+        guard coordinator.isIdle, books.priorObserverCount == 0, books.oldValueObserverCount == 0 else {
             update(edit)
             return
         }
         edit(&storage)
         guard !observers.isEmpty else { return }
         let newValue = storage
-        let limit = nextID
+        let limit = books.nextID
         // No observer receives the old value, so the new one stands in for it.
         coordinator.deliver { notify(from: newValue, to: newValue, registeredBefore: limit) }
     }

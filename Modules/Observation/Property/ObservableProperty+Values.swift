@@ -33,7 +33,7 @@ extension ObservableProperty where Value: Sendable {
         }
         if let streamID {
             beginUse()
-            streams[streamID] = { continuation.finish() }
+            books.streams[streamID] = { continuation.finish() }
             endUse()
         }
         // The stream, not a token, decides how long this registration lasts; the registration is

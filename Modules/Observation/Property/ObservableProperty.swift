@@ -39,40 +39,16 @@
 ///
 /// Not thread-safe: use a property from the isolation domain of the model that owns it.
 public final class ObservableProperty<Value> {
-    // The machinery behind these fields is in ObservableProperty+Delivery.swift.
-    // Exclusivity: `storage`, `priorObserverCount`, `valueBeforeBatch` and `nextID` are checked statically,
-    // not at run time. Every access is instantaneous (values are copied out before any handler or
-    // equality test runs), so no two accesses can overlap.
+    // What the property holds: its value, how it tells equal values apart, its model's
+    // coordinator, and its observers. The rest is the delivery machinery's bookkeeping
+    // (production detail, skip on first read: ObservableProperty+Delivery.swift, which also says
+    // why exclusivity is checked statically here).
     @exclusivity(unchecked) @usableFromInline var storage: Value
     @usableFromInline let isDuplicate: ((Value, Value) -> Bool)?
     @usableFromInline let coordinator: ChangeCoordinator
     @usableFromInline let observers = ObserverList<Observer>()
-    /// Observations whose tokens ended them, on any thread, not yet removed from `observers`.
     @usableFromInline let ended = EndedObservations()
-    /// How many observers asked for ``ObservationOptions/prior``, so a change can skip the check.
-    @exclusivity(unchecked) @usableFromInline var priorObserverCount = 0
-    /// How many observers asked for ``ObservationOptions/old``, so ``modify(_:)`` knows whether
-    /// the old value must be kept.
-    @usableFromInline var oldValueObserverCount = 0
-    /// The value before the open batch, once this property has changed in it.
-    @exclusivity(unchecked) @usableFromInline var valueBeforeBatch: Value?
-    /// The next id when the property last changed in the open batch: later observers do not hear
-    /// the batch's change.
-    @usableFromInline var batchChangeLimit: ObservationID = 0
-    /// The value each observer added during the open batch, after the property changed in it,
-    /// started from.
-    @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
-    @exclusivity(unchecked) @usableFromInline var nextID: ObservationID = 0
-    /// How deep the owner's uses of the observers are nested (a handler that changes the
-    /// property again); the outermost takes the exclusion (see `EndedObservations`).
-    @exclusivity(unchecked) @usableFromInline var useDepth = 0
-    @usableFromInline var streams: [ObservationID: () -> Void] = [:]
-
-    @usableFromInline
-    struct Observer {
-        @usableFromInline let options: ObservationOptions
-        @usableFromInline let handler: (ObservedChange<Value>) -> Void
-    }
+    @exclusivity(unchecked) @usableFromInline var books = Bookkeeping()
 
     /// Creates a property that notifies on every assignment.
     ///
@@ -104,7 +80,7 @@ public final class ObservableProperty<Value> {
     }
 
     deinit {
-        for finish in streams.values { finish() }
+        finishStreams()
     }
 
     /// The current value; assigning a new one notifies the observers.
@@ -113,40 +89,11 @@ public final class ObservableProperty<Value> {
     @inlinable
     public var value: Value {
         get { storage }
-        set {
-            // Optional chaining, not `if let`: it calls the stored closure without copying it,
-            // which saves a retain and a release of its context on every assignment.
-            if isDuplicate?(storage, newValue) == true { return }
-            beginUse()
-            defer { endUse() }
-            if coordinator.isIdle {
-                if ended.mayHaveWaiting { removeEndedObservations() }
-                if priorObserverCount > 0 {
-                    notifyPrior()
-                    // A prior handler may have assigned the property: that change was delivered
-                    // in full, so this one starts from the value it left.
-                    if isDuplicate?(storage, newValue) == true { return }
-                }
-                let oldValue = storage
-                storage = newValue
-                guard !observers.isEmpty else { return }
-                let limit = nextID
-                coordinator.deliver {
-                    notify(from: oldValue, to: newValue, registeredBefore: limit)
-                }
-            } else {
-                storeWhileBusy(newValue)
-            }
-        }
+        set { assign(newValue) }
     }
 
     /// The number of live observations, counting value streams still being consumed.
-    public var observationCount: Int {
-        beginUse()
-        defer { endUse() }
-        removeEndedObservations()
-        return observers.count
-    }
+    public var observationCount: Int { liveObservationCount() }
 
     /// Calls `handler` whenever the value changes.
     ///
