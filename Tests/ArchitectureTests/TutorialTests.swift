@@ -8,7 +8,8 @@ struct TutorialTests {
     private static let folder = PackageReader.packageRoot.appending(
         path: "Documentation/MVCLayers.docc/Tutorials")
     private static let chapters = [
-        "PackingListModel", "PackingListStore", "PackingListPresenter", "PackingListTerminal",
+        "PackingListModel", "PackingListStore", "PackingListFacade", "PackingListPresenter",
+        "PackingListTerminal",
     ]
 
     @Test(

@@ -1,19 +1,20 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
+// The swift-tools-version declares the minimum version of Swift required to build this package.
+
 import PackageDescription
 
 let package = Package(
     name: "PackingList",
-    dependencies: [
-        // MVCLayers cloned beside this package; its identity is the folder's name.
-        .package(path: "../MVCLayers")
-    ],
     targets: [
-        .target(
-            name: "PackingCore",
-            dependencies: [
-                .product(name: "MVCObservation", package: "MVCLayers")
-            ]
+        // Targets are the basic building blocks of a package, defining a module or a test suite.
+        // Targets can depend on other targets in this package and products from dependencies.
+        .executableTarget(
+            name: "PackingList"
         ),
-        .executableTarget(name: "packing", dependencies: ["PackingCore"]),
-    ]
+        .testTarget(
+            name: "PackingListTests",
+            dependencies: ["PackingList"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
 )

@@ -1,25 +1,25 @@
 import MVCObservation
 
-/// Keeps a banner up to date: each property of the trip is tied to its own method.
+/// Announces each change of the trip: each property is tied to its own method.
+@MainActor
 public final class TripBanner {
-    /// The banner's lines, one per change, oldest first.
-    public private(set) var lines: [String] = []
+    private let show: (String) -> Void
     private var tokens: [ObservationToken] = []
 
-    /// Starts following `trip`, one method per property.
-    public init(trip: Trip) {
+    /// Starts following `trip`, one method per property, handing each line to `show`.
+    public init(trip: Trip, show: @escaping (String) -> Void) {
+        self.show = show
         tokens = [
             trip.name.observe(self, action: TripBanner.nameChanged),
-            // A count tied to the method for a name: the compiler refuses it.
-            trip.itemsLeft.observe(self, action: TripBanner.nameChanged),
+            trip.itemsLeft.observe(self, action: TripBanner.itemsLeftChanged),
         ]
     }
 
     func nameChanged(_ change: ObservedChange<String>) {
-        lines.append("renamed from \(change.oldValue ?? "?") to \(change.newValue ?? "?")")
+        show("trip renamed from \(change.oldValue ?? "?") to \(change.newValue ?? "?")")
     }
 
     func itemsLeftChanged(_ change: ObservedChange<Int>) {
-        lines.append("\(change.newValue ?? 0) items left (was \(change.oldValue ?? 0))")
+        show("items left to pack: \(change.newValue ?? 0) (was \(change.oldValue ?? 0))")
     }
 }

@@ -11,10 +11,12 @@ let package = Package(
             name: "PackingCore",
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
-                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCModel", package: "MVCLayers"),
                 .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
             ]
         ),
-        .executableTarget(name: "packing", dependencies: ["PackingCore"]),
+        .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
+        .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
     ]
 )

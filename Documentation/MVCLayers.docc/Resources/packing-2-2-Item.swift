@@ -1,18 +1,19 @@
 import Foundation
+import MVCModel
 
-/// One thing to pack.
-public struct Item: Codable, Equatable, Sendable, Identifiable {
-    /// Identifies the item, whatever its name.
+/// One thing to pack: a plain value.
+public struct Item: Sendable, Equatable, Identifiable {
     public let id: UUID
-    /// What the item is.
+    /// What the item is: never empty.
     public var name: String
     /// Whether it is in the bag.
-    public var isPacked: Bool
+    public var isPacked = false
+    /// How many to take: at least 1.
+    public var quantity = 1
 
-    /// An item, not yet packed unless said.
-    public init(id: UUID = UUID(), name: String, isPacked: Bool = false) {
+    /// An item, not yet packed.
+    public init(id: UUID = UUID(), name: String) {
         self.id = id
         self.name = name
-        self.isPacked = isPacked
     }
 }

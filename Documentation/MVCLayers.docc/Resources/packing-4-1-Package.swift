@@ -11,24 +11,17 @@ let package = Package(
             name: "PackingCore",
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
-                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCModel", package: "MVCLayers"),
                 .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
                 .product(name: "MVCPresenter", package: "MVCLayers"),
             ]
         ),
-        .executableTarget(
-            name: "packing",
-            dependencies: [
-                "PackingCore",
-                .product(name: "MVCPersistence", package: "MVCLayers"),
-                .product(name: "MVCTracing", package: "MVCLayers"),
-            ]
-        ),
+        .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
         .testTarget(
-            name: "PackingCoreTests",
+            name: "PackingListTests",
             dependencies: [
                 "PackingCore",
-                .product(name: "MVCObservation", package: "MVCLayers"),
                 .product(name: "MVCPresenterTesting", package: "MVCLayers"),
             ]
         ),

@@ -11,17 +11,26 @@ let package = Package(
             name: "PackingCore",
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
-                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCModel", package: "MVCLayers"),
                 .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
                 .product(name: "MVCPresenter", package: "MVCLayers"),
             ]
         ),
-        .executableTarget(name: "packing", dependencies: ["PackingCore"]),
-        .testTarget(
-            name: "PackingCoreTests",
+        .executableTarget(
+            name: "PackingList",
             dependencies: [
                 "PackingCore",
                 .product(name: "MVCObservation", package: "MVCLayers"),
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCTracing", package: "MVCLayers"),
+            ]
+        ),
+        .testTarget(
+            name: "PackingListTests",
+            dependencies: [
+                "PackingCore",
                 .product(name: "MVCPresenterTesting", package: "MVCLayers"),
             ]
         ),

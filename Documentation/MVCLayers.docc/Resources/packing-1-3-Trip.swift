@@ -1,8 +1,9 @@
 import MVCObservation
 
-/// A trip being packed for: each property is observable on its own.
+/// The trip being packed for: each property is observable on its own.
+@MainActor
 public final class Trip {
-    /// The trip's name.
+    /// Where the trip goes.
     public let name: ObservableProperty<String>
     /// How many items are still to pack.
     public let itemsLeft: ObservableProperty<Int>

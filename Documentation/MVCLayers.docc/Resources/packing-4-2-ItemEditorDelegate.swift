@@ -1,0 +1,19 @@
+import MVCStore
+
+/// Why a delegate could not keep what the editor saved.
+public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+}
+
+/// What an item editor tells whoever opened it. The editor knows only this protocol: not the
+/// store, and not whether it creates an item or edits one.
+@MainActor
+public protocol ItemEditorDelegate: AnyObject {
+    func saveItem(_ item: Item) throws(ItemEditorError)
+    /// Optional: the default does nothing. A delegate that implements it is always called.
+    func cancelEditing()
+}
+
+extension ItemEditorDelegate {
+    public func cancelEditing() {}
+}

@@ -1,0 +1,78 @@
+import MVCModel
+import MVCObservation
+import MVCPresenter
+
+/// What the item editor shows: each field as typed, what is wrong with it, and where the edit is.
+public struct ItemEditorViewState: Equatable, Sendable {
+    public struct Field: Equatable, Sendable {
+        public var name: String
+        public var text: String
+        public var problem: String?
+    }
+
+    public var fields: [Field]
+    /// Why the last Save was refused.
+    public var error: String?
+    public var isOpen = true
+}
+
+/// Edits one item through its delegate, knowing neither the store nor which delegate it has.
+@MainActor
+public final class ItemEditor: ViewStatePresenter {
+    /// Kept alive while the edit lasts, and let go when it ends.
+    private var delegate: (any ItemEditorDelegate)?
+    private var draft: ElementDraft<Item>
+    private let state: ObservableProperty<ItemEditorViewState>
+
+    public init(editing item: Item, delegate: any ItemEditorDelegate) {
+        self.delegate = delegate
+        draft = ElementDraft(editing: item)
+        state = ObservableProperty(Self.viewState(for: draft))
+    }
+
+    public var viewState: ItemEditorViewState { state.value }
+
+    public func observeViewState(_ handler: @escaping (ItemEditorViewState) -> Void)
+        -> ObservationToken
+    {
+        state.observe(options: .new) { if let new = $0.newValue { handler(new) } }
+    }
+
+    /// The user typed `text` into the field called `name`; `false` if there is no such field.
+    @discardableResult
+    public func fieldChanged(_ name: String, to text: String) -> Bool {
+        guard viewState.isOpen, draft.setText(text, ofField: name) else { return false }
+        state.value = Self.viewState(for: draft)
+        return true
+    }
+
+    /// The user pressed Save: a valid draft goes to the delegate, and the edit ends if it keeps it.
+    @discardableResult
+    public func saveTapped() -> Bool {
+        guard viewState.isOpen, let delegate else { return false }
+        do {
+            try delegate.saveItem(draft.validated().get())
+        } catch {
+            state.update { $0.error = "\(error)" }
+            return false
+        }
+        self.delegate = nil
+        state.update { $0.isOpen = false }
+        return true
+    }
+
+    /// The user pressed Cancel: the delegate hears it, and the edit ends.
+    public func cancelTapped() {
+        guard viewState.isOpen else { return }
+        delegate?.cancelEditing()
+        delegate = nil
+        state.update { $0.isOpen = false }
+    }
+
+    private static func viewState(for draft: ElementDraft<Item>) -> ItemEditorViewState {
+        ItemEditorViewState(
+            fields: draft.fields.map {
+                .init(name: $0.name, text: $0.text, problem: $0.problems.first?.description)
+            })
+    }
+}

@@ -1,0 +1,37 @@
+import MVCObservation
+import MVCTracing
+import PackingCore
+
+/// The View: draws the list, or the editor while one is open, and turns each command into an
+/// intent. It decides nothing.
+@MainActor
+final class Screen {
+    private let list: PackingListPresenter
+    private let trip: Trip
+    private let tracer: HopTracer
+    private var token: ObservationToken?
+
+    init(list: PackingListPresenter, trip: Trip, tracer: HopTracer) {
+        self.list = list
+        self.trip = trip
+        self.tracer = tracer
+        // The trip's count follows the list: a per-property observer hears each change of it.
+        token = list.observeViewState { [trip] in trip.itemsLeft.value = $0.itemsLeft }
+    }
+
+    func draw() {
+        print(Self.text(for: list.viewState))
+    }
+
+    static func text(for state: PackingListViewState) -> String {
+        var lines = ["Packing list (\(state.itemsLeft) left)"]
+        for (index, row) in state.rows.enumerated() {
+            let quantity = row.quantity > 1 ? " ×\(row.quantity)" : ""
+            let weight = row.grams.map { " (\($0) g)" } ?? ""
+            lines.append("  \(index + 1). [\(row.isPacked ? "x" : " ")] \(row.name)\(quantity)\(weight)")
+        }
+        if let undo = state.undoLabel { lines.append("  [Undo \(undo)]") }
+        if let error = state.error { lines.append("  ! \(error)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,81 @@
+import MVCObservation
+import MVCTracing
+import PackingCore
+
+/// The View: draws the list, or the editor while one is open, and turns each command into an
+/// intent. It decides nothing.
+@MainActor
+final class Screen {
+    private let list: PackingListPresenter
+    private let trip: Trip
+    private let tracer: HopTracer
+    private var editor: ItemEditor?
+    private var token: ObservationToken?
+
+    init(list: PackingListPresenter, trip: Trip, tracer: HopTracer) {
+        self.list = list
+        self.trip = trip
+        self.tracer = tracer
+        // The trip's count follows the list: a per-property observer hears each change of it.
+        token = list.observeViewState { [trip] in trip.itemsLeft.value = $0.itemsLeft }
+    }
+
+    /// Carries out one command line; `false` to quit.
+    func perform(_ line: String) async -> Bool {
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        guard let command = words.first else { return true }
+        let argument = words.count > 1 ? words[1] : ""
+        let row = Int(argument) ?? 0
+        tracer.record(from: .view, to: .presenter, "\(command) \(argument)")
+        if let editor {
+            switch command {
+            case "save": if editor.saveTapped() { self.editor = nil }
+            case "cancel": editor.cancelTapped(); self.editor = nil
+            default:
+                if !editor.fieldChanged(command, to: argument) { print("error: not a field: \(command)") }
+            }
+        } else {
+            switch command {
+            case "add": list.addTapped(name: argument)
+            case "new": editor = list.newTapped()
+            case "edit": editor = list.editTapped(row: row)
+            case "pack": list.packTapped(row: row)
+            case "weigh": await list.weighTapped(row: row)
+            case "undo": list.undoTapped()
+            case "redo": list.redoTapped()
+            case "trip": trip.name.value = argument
+            case "list": break
+            case "quit": return false
+            default: print("error: unknown command \(command)")
+            }
+        }
+        draw()
+        return true
+    }
+
+    func draw() {
+        if let editor { print(Self.text(for: editor.viewState)) } else { print(Self.text(for: list.viewState)) }
+    }
+
+    static func text(for state: PackingListViewState) -> String {
+        var lines = ["Packing list (\(state.itemsLeft) left)"]
+        for (index, row) in state.rows.enumerated() {
+            let quantity = row.quantity > 1 ? " ×\(row.quantity)" : ""
+            let weight = row.grams.map { " (\($0) g)" } ?? ""
+            lines.append("  \(index + 1). [\(row.isPacked ? "x" : " ")] \(row.name)\(quantity)\(weight)")
+        }
+        if let undo = state.undoLabel { lines.append("  [Undo \(undo)]") }
+        if let error = state.error { lines.append("  ! \(error)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(for state: ItemEditorViewState) -> String {
+        var lines = ["Editing an item (a field's name and its text, then save or cancel)"]
+        for field in state.fields {
+            lines.append("  \(field.name): \(field.text.isEmpty ? "(empty)" : field.text)")
+            if let problem = field.problem { lines.append("    ! \(problem)") }
+        }
+        if let error = state.error { lines.append("  ! \(error)") }
+        return lines.joined(separator: "\n")
+    }
+}
