@@ -170,8 +170,8 @@ def run_and_compare(package, run):
 
 
 def run_two_copies(package, run):
-    """Starts the built program twice on one file, gives each its commands, ends the second,
-    then the first: each copy saves when it ends, merging what the other saved."""
+    """Starts the built program twice on one file; once both have drawn their screen, the second
+    edits and ends, then the first: each copy saves when it ends, merging what the other saved."""
     swift(package, "build")
     binary = package.parent / "scratch" / "debug" / "PackingList"
     copies = run["two copies"]
@@ -189,12 +189,14 @@ def run_two_copies(package, run):
         for copy in (first, second):
             if not copy.stdout.readline():
                 raise StepFailure("a copy ended before drawing its screen")
-        first.stdin.write(copies["first"]); first.stdin.flush()
+        # The second copy edits, saves and ends; only then does the first, which opened the file
+        # before the second saved: its save must merge the second's, not overwrite it.
         second.stdin.write(copies["second"]); second.stdin.flush()
         second.stdin.close()
         second.stdout.read()
         if second.wait(timeout=120) != 0:
             raise StepFailure("the second copy failed")
+        first.stdin.write(copies["first"]); first.stdin.flush()
         first.stdin.close()
         first.stdout.read()
         if first.wait(timeout=120) != 0:

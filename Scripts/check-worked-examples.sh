@@ -16,8 +16,8 @@ fi
 # The tests each example affects: the layers it changes, the sample it shows in, and the checks
 # of the README's transcripts.
 declare -A affected=(
-    [adding-a-field]='^(ModelTests|PresenterTests|SampleTests\.AttractionsSampleTests|ArchitectureTests)\.'
-    [adding-a-switch]='^(ModelTests|PresenterTests|SampleTests\.SwitchesSampleTests|ArchitectureTests)\.'
+    [adding-a-field]='^(ModelTests|PresenterTests|SampleTests\.(AttractionsSampleTests|ReadmeTranscriptTests)|ArchitectureTests)\.'
+    [adding-a-switch]='^(ModelTests|PresenterTests|SampleTests\.(SwitchesSampleTests|ReadmeTranscriptTests)|ArchitectureTests)\.'
 )
 
 for diff in Documentation/Examples/*.diff; do
@@ -28,8 +28,9 @@ for diff in Documentation/Examples/*.diff; do
     trap 'git apply -R "$diff" 2>/dev/null || true' EXIT
     swift build --build-tests
     swift test --disable-xctest --skip-build --filter "$filter"
-    # A smoke session the example changes must match the example's new expected output.
-    for expected in $(git diff --name-only -- .ci/smoke); do
+    # A smoke session the example changes must match the example's new expected output (only the
+    # attractions sample has a smoke session, and --store is its option).
+    for expected in $(git diff --name-only -- '.ci/smoke/*.expected'); do
         sample=$(basename "$expected" .expected)
         scratch=$(mktemp -d)
         status=0

@@ -73,8 +73,11 @@ enum AttractionsCommand: Equatable {
         case "redo": self = try CommandError.bare(.redo, word: word, argument: argument)
         case "help": self = try CommandError.bare(.help, word: word, argument: argument)
         case "quit", "exit": self = try CommandError.bare(.quit, word: word, argument: argument)
-        case let name where Attraction.fields.contains(where: { $0.name == name }):
-            self = .field(name, text: argument)
+        case let name
+        where Attraction.fields.contains(where: { $0.name.lowercased() == name }):
+            // The field's own spelling, however it was typed (a field may be camelCase).
+            let field = Attraction.fields.first { $0.name.lowercased() == name }
+            self = .field(field?.name ?? name, text: argument)
         default: throw .unknownCommand(word)
         }
     }

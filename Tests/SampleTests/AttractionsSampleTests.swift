@@ -203,7 +203,7 @@ struct AttractionsSampleTests {
                 "  trace: view → presenter: saveTapped()",
                 "  trace: presenter → delegate: saveAttraction(“Louvre”)",
                 "  trace: delegate → store: replace(“Louvre”, with: “Louvre”)",
-                "  trace: store → persistence: listChanged(1 attractions)",
+                "  trace: store → persistence: listChanged(1 attraction)",
                 "  trace: store → observation: “Louvre” updated at 0",
                 "  trace: observation → presenter: storeChanged(“Louvre” updated at 0)",
                 "  trace: presenter → view: list view state changed",

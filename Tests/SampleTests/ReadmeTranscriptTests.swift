@@ -11,6 +11,7 @@ import Testing
 struct ReadmeTranscriptTests {
     /// One `$` command and the output the README shows for it.
     struct Transcript: CustomTestStringConvertible, Sendable {
+        var index: Int
         var block: Int
         var command: String
         var sample: String
@@ -30,20 +31,44 @@ struct ReadmeTranscriptTests {
         return parse(text)
     }()
 
-    @Test("README has transcripts of every sample")
-    func everySampleHasATranscript() {
+    @Test("README has transcripts of every sample, and every $ line in them is one this test runs")
+    func everySampleHasATranscript() throws {
         #expect(Set(Self.transcripts.map(\.sample)) == ["switches", "avatars", "attractions"])
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let dollarLines = Self.blockLines(readme).filter { $0.hasPrefix("$ ") }.count
+        #expect(
+            dollarLines == Self.transcripts.count,
+            "a $ line in README is not a transcript this test can run")
+    }
+
+    /// The lines of every `text` block of `markdown`.
+    static func blockLines(_ markdown: String) -> [String] {
+        var inBlock = false
+        var lines: [String] = []
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```text" {
+                inBlock = true
+            } else if line == "```" {
+                inBlock = false
+            } else if inBlock {
+                lines.append(String(line))
+            }
+        }
+        return lines
     }
 
     @Test("each README transcript is what the sample prints", arguments: transcripts)
     func transcriptIsTrue(_ transcript: Transcript) throws {
+        // A folder of its own: cases run in parallel.
         let folder = FileManager.default.temporaryDirectory.appending(
-            path: "readme-block-\(transcript.block)-\(ProcessInfo.processInfo.processIdentifier)")
+            path: "readme-transcript-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The earlier commands of the same block run first, so a later one finds their files.
-        let sameBlock = Self.transcripts.filter { $0.block == transcript.block }
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sameBlock = Self.transcripts.filter {
+            $0.block == transcript.block && $0.index <= transcript.index
+        }
         defer { try? FileManager.default.removeItem(at: folder) }
         var run = SampleRun(output: "", errors: "", status: 0)
         for step in sameBlock {
@@ -51,7 +76,6 @@ struct ReadmeTranscriptTests {
                 $0.hasPrefix("/tmp/") ? folder.path + $0.dropFirst("/tmp".count) : $0
             }
             run = try SampleRunner.run(step.sample, arguments, script: step.input)
-            if step.command == transcript.command { break }
         }
         let actual = run.outputLines.map { $0.replacingOccurrences(of: folder.path, with: "/tmp") }
 
@@ -124,7 +148,9 @@ struct ReadmeTranscriptTests {
                 expected.append(next)
                 lines.removeFirst()
             }
-            if let transcript = transcript(command, block: block, expected: expected) {
+            if let transcript = transcript(
+                command, index: found.count, block: block, expected: expected)
+            {
                 found.append(transcript)
             }
         }
@@ -132,7 +158,9 @@ struct ReadmeTranscriptTests {
     }
 
     /// `printf 'INPUT' | swift run NAME ARGUMENTS  # comment`, read.
-    static func transcript(_ command: String, block: Int, expected: [String]) -> Transcript? {
+    static func transcript(_ command: String, index: Int, block: Int, expected: [String])
+        -> Transcript?
+    {
         let withoutComment = command.components(separatedBy: "  #").first ?? command
         guard withoutComment.hasPrefix("printf '"),
             let close = withoutComment.dropFirst("printf '".count).firstIndex(of: "'")
@@ -147,7 +175,8 @@ struct ReadmeTranscriptTests {
         let input = escaped.replacingOccurrences(of: "\\n", with: "\n")
             .replacingOccurrences(of: "\\t", with: "\t")
         return Transcript(
-            block: block, command: command, sample: sample, arguments: Array(words.dropFirst()),
+            index: index, block: block, command: command, sample: sample,
+            arguments: Array(words.dropFirst()),
             input: input, expected: expected)
     }
 }

@@ -9,7 +9,8 @@ struct PresenterTests {
     @Test("an editor opened on a row saves through its delegate, and the list shows the change")
     func editThroughTheDelegate() async throws {
         let store = ListStore<Item>([Item(name: "Socks")])
-        let list = PackingListPresenter(store: store, manager: PackingManager(service: SimulatedWeights([:])))
+        let list = PackingListPresenter(
+            store: store, manager: PackingManager(service: SimulatedWeights([:])))
         let screen = PresenterTestStore(list)
         let editor = try #require(list.editTapped(row: 1))
 

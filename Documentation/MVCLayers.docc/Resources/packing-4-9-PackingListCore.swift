@@ -38,7 +38,8 @@ public struct PackingListCore: Equatable, Sendable {
         switch event {
         case .changed(let update):
             switch update.change {
-            case .inserted(let item, let at): viewState.rows.insert(Self.row(item, grams: nil), at: at)
+            case .inserted(let item, let at):
+                viewState.rows.insert(Self.row(item, grams: nil), at: at)
             case .removed(_, let at): viewState.rows.remove(at: at)
             case .moved(_, let from, let to):
                 viewState.rows.insert(viewState.rows.remove(at: from), at: to)

@@ -30,9 +30,13 @@ final class Screen {
         if let editor {
             switch command {
             case "save": if editor.saveTapped() { self.editor = nil }
-            case "cancel": editor.cancelTapped(); self.editor = nil
+            case "cancel":
+                editor.cancelTapped()
+                self.editor = nil
             default:
-                if !editor.fieldChanged(command, to: argument) { print("error: not a field: \(command)") }
+                if !editor.fieldChanged(command, to: argument) {
+                    print("error: not a field: \(command)")
+                }
             }
         } else {
             switch command {
@@ -54,7 +58,11 @@ final class Screen {
     }
 
     func draw() {
-        if let editor { print(Self.text(for: editor.viewState)) } else { print(Self.text(for: list.viewState)) }
+        if let editor {
+            print(Self.text(for: editor.viewState))
+        } else {
+            print(Self.text(for: list.viewState))
+        }
     }
 
     static func text(for state: PackingListViewState) -> String {
@@ -62,7 +70,8 @@ final class Screen {
         for (index, row) in state.rows.enumerated() {
             let quantity = row.quantity > 1 ? " ×\(row.quantity)" : ""
             let weight = row.grams.map { " (\($0) g)" } ?? ""
-            lines.append("  \(index + 1). [\(row.isPacked ? "x" : " ")] \(row.name)\(quantity)\(weight)")
+            lines.append(
+                "  \(index + 1). [\(row.isPacked ? "x" : " ")] \(row.name)\(quantity)\(weight)")
         }
         if let undo = state.undoLabel { lines.append("  [Undo \(undo)]") }
         if let error = state.error { lines.append("  ! \(error)") }

@@ -22,8 +22,12 @@ struct PackingList {
             switch argument {
             case "--file" where !arguments.isEmpty: path = arguments.removeFirst()
             case "--trace": tracer = HopTracer { print("  trace: \($0)") }
-            case "-h", "--help": print(help); return
-            default: print("error: unknown option \(argument)\n\(help)"); exit(64)
+            case "-h", "--help":
+                print(help)
+                return
+            default:
+                print("error: unknown option \(argument)\n\(help)")
+                exit(64)
             }
         }
         let opened: (store: ListStore<Item>, saver: CoalescingSaver<[Item]>)

@@ -40,9 +40,10 @@ public struct ElementField<Element: ListElement>: Sendable {
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
-    ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot.
+    ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot; the
+    ///     value's `description` is what the editor shows, so `parse` must read it back.
     ///   - rule: Every rule the field's value breaks; none by default.
-    public init<Value: Equatable & Sendable & Codable>(
+    public init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
         parse: @escaping @Sendable (String) -> Result<Value, Element.Problem>,
@@ -61,7 +62,9 @@ public struct ElementField<Element: ListElement>: Sendable {
         let key = FieldKey(name)
         self.equal = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         self.transfer = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
-        self.show = { String(describing: $0[keyPath: keyPath]) }
+        // The text an editor shows, and `parse` reads back: a value with a lossless text form
+        // (so an optional, which has none, cannot be described as it is).
+        self.show = { $0[keyPath: keyPath].description }
         self.check = { rule($0[keyPath: keyPath]) }
         self.decode = { container, element in
             // A field the file does not have keeps the default: a new field needs no new version.

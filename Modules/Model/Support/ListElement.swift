@@ -13,6 +13,9 @@ public protocol ListElement: Identifiable, Sendable, Equatable where ID: Sendabl
     /// What one element is called in a sentence: "attraction".
     static var noun: String { get }
 
+    /// What several are called: "attractions" (by default, ``noun`` and an "s").
+    static var pluralNoun: String { get }
+
     /// Every stored field but `id`, each once, in the order a screen or a file lists them.
     static var fields: [ElementField<Self>] { get }
 
@@ -30,6 +33,14 @@ public protocol ListElement: Identifiable, Sendable, Equatable where ID: Sendabl
 }
 
 extension ListElement {
+    /// ``noun`` and an "s".
+    public static var pluralNoun: String { noun + "s" }
+
+    /// `count` elements, in words: "1 attraction", "3 attractions".
+    public static func counted(_ count: Int) -> String {
+        "\(count) \(count == 1 ? noun : pluralNoun)"
+    }
+
     /// The fields in which `self` and `other` differ, in ``fields`` order.
     public func fieldsChanged(from other: Self) -> [ElementField<Self>] {
         Self.fields.filter { !$0.isEqual(self, other) }

@@ -22,18 +22,19 @@ extension ObservableProperty {
         /// How many observers asked for ``ObservationOptions/old``, so `modify(_:)` knows
         /// whether the old value must be kept.
         @usableFromInline var oldValueObserverCount = 0
-        /// The value before the open batch, once this property has changed in it.
-        @usableFromInline var valueBeforeBatch: Value?
-        /// The next id when the property last changed in the open batch: later observers do not
-        /// hear the batch's change.
-        @usableFromInline var batchChangeLimit: ObservationID = 0
-        /// The value each observer added during the open batch, after the property changed in
-        /// it, started from.
-        @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
         @usableFromInline var nextID: ObservationID = 0
         /// How deep the owner's uses of the observers are nested (a handler that changes the
         /// property again); the outermost takes the exclusion (see `EndedObservations`).
         @usableFromInline var useDepth = 0
+        /// The next id when the property last changed in the open batch: later observers do not
+        /// hear the batch's change.
+        @usableFromInline var batchChangeLimit: ObservationID = 0
+        // The fields sized by `Value` come last, so the counters above sit at fixed offsets.
+        /// The value before the open batch, once this property has changed in it.
+        @usableFromInline var valueBeforeBatch: Value?
+        /// The value each observer added during the open batch, after the property changed in
+        /// it, started from.
+        @usableFromInline var startedDuringBatch: [ObservationID: Value] = [:]
         /// How to finish each value stream still being consumed.
         @usableFromInline var streams: [ObservationID: () -> Void] = [:]
 
@@ -132,7 +133,8 @@ extension ObservableProperty {
         defer { endUse() }
         let current = storage
         observers.forEachObserver(
-            registeredBefore: books.nextID, endedElsewhere: ended, removeEnded: removeEndedObservations
+            registeredBefore: books.nextID, endedElsewhere: ended,
+            removeEnded: removeEndedObservations
         ) { _, observer in
             guard observer.options.contains(.prior) else { return }
             observer.handler(
@@ -277,7 +279,8 @@ extension ObservableProperty {
         beginUse()
         defer { endUse() }
         removeEndedObservations()
-        guard coordinator.isIdle, books.priorObserverCount == 0, books.oldValueObserverCount == 0 else {
+        guard coordinator.isIdle, books.priorObserverCount == 0, books.oldValueObserverCount == 0
+        else {
             update(edit)
             return
         }

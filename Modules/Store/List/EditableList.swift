@@ -99,7 +99,9 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             // Field by field: only the fields the edit changed (from `old` to `new`) are set, so
             // a field another process changed meanwhile, merged in since, is kept.
             let result = current.applying(editFrom: old, to: new)
-            guard current != result else { return nil }
+            // A result that breaks a rule (the edit's fields and a merged-in field that must
+            // agree) does not fit the list.
+            guard current != result, result.problems.isEmpty else { return nil }
             elements[position] = result
             return .replaced(old: current, new: result, at: position)
         }

@@ -90,9 +90,24 @@ public enum ListMerge<Element: ListElement> {
         }
     }
 
-    /// `theirs`, with each field only `ours` changed taken from `ours`; a field both changed to
-    /// different values keeps theirs, and a notice says what yours was.
+    /// Merges one element's fields, keeping each side's edits.
+    ///
+    /// The result is `theirs`, with each field only `ours` changed taken from `ours`; a field both
+    /// changed to different values keeps theirs, and a notice says what yours was. A result that
+    /// breaks the element's rules (two fields that must agree, each changed on one side) is not
+    /// kept: theirs is, with a notice.
     private static func mergeFields(
+        base: Element, ours: Element, theirs: Element, notices: inout [String]
+    ) -> Element {
+        let result = fieldwise(base: base, ours: ours, theirs: theirs, notices: &notices)
+        guard let problem = result.problems.first else { return result }
+        notices.append(
+            "“\(base.title)” was edited here and in another process, and the two edits together break a rule (\(problem)); the other process's version was kept"
+        )
+        return theirs
+    }
+
+    private static func fieldwise(
         base: Element, ours: Element, theirs: Element, notices: inout [String]
     ) -> Element {
         var result = theirs

@@ -64,7 +64,7 @@ extension ListStore {
         let merge = ListMerge.merge(base: base, ours: list.elements, theirs: fileVersion)
         tracer.record(
             from: .persistence, to: .store,
-            "merge another process's save (\(fileVersion.count) \(Element.noun)s)")
+            "merge another process's save (\(Element.counted(fileVersion.count)))")
         for change in ListDifference.changes(from: list.elements, to: merge.document) {
             guard let applied = list.apply(change) else { continue }
             publish(applied)

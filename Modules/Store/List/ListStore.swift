@@ -209,7 +209,7 @@ public final class ListStore<Element: ListElement> {
     /// Hands `change` and the list after it to persistence, if the list is kept anywhere.
     func recordForSaving(_ change: ListChange<Element>) {
         guard let persistence else { return }
-        tracer.record(from: .store, to: .persistence, "listChanged(\(count) \(Element.noun)s)")
+        tracer.record(from: .store, to: .persistence, "listChanged(\(Element.counted(count)))")
         persistence.listChanged(list.elements, by: change)
     }
 
