@@ -57,11 +57,13 @@ extension Observable where Self: AnyObject & Sendable {
 /// Follows one property of an `@Observable` object with Apple's `Observations` sequence, and
 /// delivers old and new on the main actor.
 ///
-/// `Observations` reads the property again once a change has been *made* (not when it is about to
-/// be), wherever it was made, so a change made on another thread is never read too early: the
-/// handler always ends on the latest value. (Re-registering with `withObservationTracking` from
-/// its `onChange`, which runs before the value is stored, can read the old value and then miss
-/// the change for good.)
+/// `Observations` in Swift 6.3 re-reads the property when a change is *announced* (its willSet),
+/// so a change made on another thread may not have landed when it reads: it reads the old value,
+/// and no further notice comes when the change lands. The follower then looks again after
+/// growing pauses, for about a quarter of a second, before deciding nothing changed. A writer
+/// held up longer than that between announcing and storing its change can still leave the
+/// handler on the previous value until the next change: a known limit until the toolchain makes
+/// tracking after the change (didSet) public.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum PropertyFollower {
     /// Starts a main-actor task that reads the property's values and hands each change to
@@ -80,6 +82,19 @@ enum PropertyFollower {
         // capture list here crashed the 6.3 compiler in a standalone build, or the program at
         // run time inside this package.)
         weak let weakObject = object
+        /// The property's value once it differs from `previous`, looked at again after growing
+        /// pauses (a quarter of a second in all); `nil` if it never does, or the observation ended.
+        @MainActor func valueLanding(after previous: Value, _ isCancelled: CancellationFlag) async
+            -> Value?
+        {
+            for pause in [1, 2, 4, 8, 16, 32, 64, 128] {
+                try? await Task.sleep(for: .milliseconds(pause))
+                guard !isCancelled.isSet, let object = weakObject else { return nil }
+                let current = object[keyPath: keyPath]
+                if current != previous { return current }
+            }
+            return nil
+        }
         let values = Observations<Value, Never>.untilFinished {
             guard let object = weakObject else { return .finish }
             return .next(object[keyPath: keyPath])
@@ -88,11 +103,21 @@ enum PropertyFollower {
         let isCancelled = CancellationFlag()
         let following = Task { @MainActor in
             var lastValue = initialValue
-            for await newValue in values {
+            for await sequenceValue in values {
                 guard !isCancelled.isSet else { return }
+                var newValue = sequenceValue
+                if newValue == lastValue {
+                    // `Observations` re-reads the property when it is about to change (willSet):
+                    // a change made on another thread may not have landed yet, and no further
+                    // notice comes when it does. Look again, a bounded number of times, before
+                    // deciding nothing changed.
+                    guard let landed = await valueLanding(after: lastValue, isCancelled) else {
+                        continue
+                    }
+                    newValue = landed
+                }
                 let oldValue = lastValue
                 lastValue = newValue
-                guard newValue != oldValue else { continue }
                 handler(
                     ObservedChange(
                         kind: .setting,
