@@ -3,6 +3,7 @@ import MVCModel
 
 /// One thing to pack: a plain value.
 public struct Item: Sendable, Equatable, Identifiable {
+    /// Identifies the item for as long as it exists.
     public let id: UUID
     /// What the item is: never empty.
     public var name: String

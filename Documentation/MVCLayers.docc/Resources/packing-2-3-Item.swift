@@ -3,6 +3,7 @@ import MVCModel
 
 /// One thing to pack: a plain value.
 public struct Item: Sendable, Equatable, Identifiable {
+    /// Identifies the item for as long as it exists.
     public let id: UUID
     /// What the item is: never empty.
     public var name: String
@@ -25,6 +26,7 @@ public enum ItemProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case notANumber(String)
     case notYesOrNo(String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case .emptyName: "an item needs a name"

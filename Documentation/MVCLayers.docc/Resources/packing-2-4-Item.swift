@@ -3,6 +3,7 @@ import MVCModel
 
 /// One thing to pack: a plain value.
 public struct Item: Sendable, Equatable, Identifiable {
+    /// Identifies the item for as long as it exists.
     public let id: UUID
     /// What the item is: never empty.
     public var name: String
@@ -25,6 +26,7 @@ public enum ItemProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case notANumber(String)
     case notYesOrNo(String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case .emptyName: "an item needs a name"
@@ -49,8 +51,12 @@ extension Item: ListElement {
             rule: { $0 < 1 ? [.tooFew($0)] : [] }),
     ]
 
+    /// An item with no name yet, with `id`.
     public init(blankWithID id: UUID) { self.init(id: id, name: "") }
+    /// What one item is called in a sentence.
     public static var noun: String { "item" }
+    /// The name, as labels show it.
     public var title: String { name }
+    /// Every rule the fields break.
     public var problems: [ItemProblem] { fieldProblems }
 }

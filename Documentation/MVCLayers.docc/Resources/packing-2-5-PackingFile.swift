@@ -5,12 +5,15 @@ import MVCStore
 
 /// An item is stored as an object of its described fields; one it lacks takes its default.
 extension Item: Codable {
+    /// Reads the described fields.
     public init(from decoder: any Decoder) throws { self = try Self.decodeFields(from: decoder) }
+    /// Writes the described fields.
     public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
 }
 
 /// A packing list is one JSON document: `{"formatVersion": 1, "document": [...]}`.
 extension Item: DocumentListElement {
+    /// The file's format: its version, its rules, its field names.
     public static let documentFormat = FileFormat<[Item]>(
         currentVersion: 1,
         // No older version yet. A field added with a default needs no new one: a row without it

@@ -12,10 +12,12 @@ public actor SimulatedWeights: WeightService {
     /// How many lookups reached the service.
     public private(set) var lookups = 0
 
+    /// A service answering from `table`, by lowercased name.
     public init(_ table: [String: Int]) {
         self.table = table
     }
 
+    /// Answers from the table; 100 g for a name it does not know.
     public func grams(of name: String) async throws -> Int {
         lookups += 1
         return table[name.lowercased()] ?? 100
@@ -24,7 +26,10 @@ public actor SimulatedWeights: WeightService {
 
 /// What the weight managers publish, keyed by item name: a screen follows the items it shows.
 public struct WeightUpdate: KeyedUpdate, Equatable, Sendable {
+    /// The name it shows.
     public var name: String
+    /// The weight of one, in grams.
     public var grams: Int
+    /// The item name the weight is about.
     public var key: String { name }
 }

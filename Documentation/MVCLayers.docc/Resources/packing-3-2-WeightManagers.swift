@@ -20,9 +20,12 @@ public final class WeightBook: WeightBookOperations {
     private var known: [String: Int] = [:]
     private let channel = UpdateChannel<WeightUpdate>()
 
+    /// An empty book.
     public init() {}
 
+    /// The weight of one `name`, if known.
     public func grams(of name: String) -> Int? { known[name] }
+    /// Where each recorded weight is published, keyed by name.
     public var weightUpdates: UpdateSubscriptions<WeightUpdate> { channel.subscriptions }
 
     func record(_ grams: Int, for name: String) {

@@ -20,9 +20,12 @@ public final class WeightBook: WeightBookOperations {
     private var known: [String: Int] = [:]
     private let channel = UpdateChannel<WeightUpdate>()
 
+    /// An empty book.
     public init() {}
 
+    /// The weight of one `name`, if known.
     public func grams(of name: String) -> Int? { known[name] }
+    /// Where each recorded weight is published, keyed by name.
     public var weightUpdates: UpdateSubscriptions<WeightUpdate> { channel.subscriptions }
 
     func record(_ grams: Int, for name: String) {
@@ -37,11 +40,13 @@ public final class WeightFetcher: WeightFetcherOperations {
     private let book: WeightBook
     private let service: any WeightService
 
+    /// A fetcher that records in `book` what it asks `service`.
     public init(book: WeightBook, service: any WeightService) {
         self.book = book
         self.service = service
     }
 
+    /// Asks the service for `name`'s weight, unless the book has it.
     public func lookUp(_ name: String) async {
         guard book.grams(of: name) == nil else { return }  // cached: the service is not asked
         guard let grams = try? await service.grams(of: name) else { return }

@@ -7,7 +7,9 @@ public protocol WeightBookForwarding: WeightBookOperations {
 }
 
 extension WeightBookForwarding {
+    /// Forwarded to the book.
     public func gram(of name: String) -> Int? { book.grams(of: name) }
+    /// The book's updates.
     public var weightUpdates: UpdateSubscriptions<WeightUpdate> { book.weightUpdates }
 }
 
@@ -18,6 +20,7 @@ public protocol WeightFetcherForwarding: WeightFetcherOperations {
 }
 
 extension WeightFetcherForwarding {
+    /// Forwarded to the fetcher.
     public func lookUp(_ name: String) async { await fetcher.lookUp(name) }
 }
 
@@ -25,9 +28,12 @@ extension WeightFetcherForwarding {
 /// and the compiler checks that every operation is forwarded.
 @MainActor
 public final class PackingManager: WeightBookForwarding, WeightFetcherForwarding {
+    /// Holds the weights known so far.
     public let book: any WeightBookOperations
+    /// Asks the service for weights not known yet.
     public let fetcher: any WeightFetcherOperations
 
+    /// A facade over a new book and a fetcher that asks `service`.
     public init(service: any WeightService) {
         let book = WeightBook()
         self.book = book

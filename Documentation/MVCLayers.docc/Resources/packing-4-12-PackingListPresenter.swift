@@ -2,7 +2,9 @@ import MVCObservation
 import MVCPresenter
 import MVCStore
 
-/// The list screen, headless: intents in, view-state out. The decisions are the core's.
+/// The list screen, headless: intents in, view-state out.
+///
+/// The decisions are the core's.
 @MainActor
 public final class PackingListPresenter: ViewStatePresenter {
     private let store: ListStore<Item>
@@ -11,6 +13,7 @@ public final class PackingListPresenter: ViewStatePresenter {
     private let state: ObservableProperty<PackingListViewState>
     private var storeToken: ObservationToken?
 
+    /// A presenter of `store`'s items, weighing them through `manager`.
     public init(store: ListStore<Item>, manager: PackingManager) {
         self.store = store
         self.manager = manager
@@ -19,8 +22,10 @@ public final class PackingListPresenter: ViewStatePresenter {
         storeToken = store.changes.subscribeToAll { [weak self] in self?.send(.changed($0)) }
     }
 
+    /// What the list shows now.
     public var viewState: PackingListViewState { state.value }
 
+    /// Calls `handler` with each new view-state, until the token is released.
     public func observeViewState(_ handler: @escaping (PackingListViewState) -> Void)
         -> ObservationToken
     {
@@ -57,10 +62,12 @@ public final class PackingListPresenter: ViewStatePresenter {
         do { try store.replace(item.id, with: item) } catch { send(.refused(error.description)) }
     }
 
+    /// The user chose Undo.
     public func undoTapped() {
         do { try store.undo() } catch { send(.refused(error.description)) }
     }
 
+    /// The user chose Redo.
     public func redoTapped() {
         do { try store.redo() } catch { send(.refused(error.description)) }
     }

@@ -2,7 +2,9 @@ import MVCObservation
 import MVCPresenter
 import MVCStore
 
-/// The list screen, headless: intents in, view-state out. The decisions are the core's.
+/// The list screen, headless: intents in, view-state out.
+///
+/// The decisions are the core's.
 @MainActor
 public final class PackingListPresenter: ViewStatePresenter {
     private let store: ListStore<Item>
@@ -13,6 +15,7 @@ public final class PackingListPresenter: ViewStatePresenter {
     /// One subscription per weighed item: the row hears only its own item's weight.
     private var weightTokens: [String: ObservationToken] = [:]
 
+    /// A presenter of `store`'s items, weighing them through `manager`.
     public init(store: ListStore<Item>, manager: PackingManager) {
         self.store = store
         self.manager = manager
@@ -21,8 +24,10 @@ public final class PackingListPresenter: ViewStatePresenter {
         storeToken = store.changes.subscribeToAll { [weak self] in self?.send(.changed($0)) }
     }
 
+    /// What the list shows now.
     public var viewState: PackingListViewState { state.value }
 
+    /// Calls `handler` with each new view-state, until the token is released.
     public func observeViewState(_ handler: @escaping (PackingListViewState) -> Void)
         -> ObservationToken
     {
@@ -74,10 +79,12 @@ public final class PackingListPresenter: ViewStatePresenter {
         await manager.lookUp(name)
     }
 
+    /// The user chose Undo.
     public func undoTapped() {
         do { try store.undo() } catch { send(.refused(error.description)) }
     }
 
+    /// The user chose Redo.
     public func redoTapped() {
         do { try store.redo() } catch { send(.refused(error.description)) }
     }

@@ -2,19 +2,24 @@ import MVCStore
 
 /// Why a delegate could not keep what the editor saved.
 public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
+    /// Why, in words a user can act on.
     public let description: String
 }
 
-/// What an item editor tells whoever opened it. The editor knows only this protocol: not the
-/// store, and not whether it creates an item or edits one.
+/// What an item editor tells whoever opened it.
+///
+/// The editor knows only this protocol: not the store, and not whether it creates an item or
+/// edits one.
 @MainActor
 public protocol ItemEditorDelegate: AnyObject {
+    /// Keeps the item the editor saved, or says why it cannot.
     func saveItem(_ item: Item) throws(ItemEditorError)
     /// Optional: the default does nothing. A delegate that implements it is always called.
     func cancelEditing()
 }
 
 extension ItemEditorDelegate {
+    /// Does nothing: cancelling is optional.
     public func cancelEditing() {}
 }
 
@@ -23,8 +28,10 @@ extension ItemEditorDelegate {
 public final class AddItemDelegate: ItemEditorDelegate {
     private let store: ListStore<Item>
 
+    /// A delegate that adds to `store`.
     public init(store: ListStore<Item>) { self.store = store }
 
+    /// Keeps the item the editor saved.
     public func saveItem(_ item: Item) throws(ItemEditorError) {
         do { try store.add(item) } catch { throw ItemEditorError(description: error.description) }
     }
@@ -36,11 +43,13 @@ public final class EditItemDelegate: ItemEditorDelegate {
     private let store: ListStore<Item>
     private let original: Item
 
+    /// A delegate that edits `original` in `store`.
     public init(store: ListStore<Item>, original: Item) {
         self.store = store
         self.original = original
     }
 
+    /// Keeps the item the editor saved.
     public func saveItem(_ item: Item) throws(ItemEditorError) {
         do {
             try store.apply(editOf: original, result: item)

@@ -4,15 +4,21 @@ import MVCPresenter
 
 /// What the item editor shows: each field as typed, what is wrong with it, and where the edit is.
 public struct ItemEditorViewState: Equatable, Sendable {
+    /// One field of the editor.
     public struct Field: Equatable, Sendable {
+        /// The name it shows.
         public var name: String
+        /// The text as typed.
         public var text: String
+        /// What is wrong with it, if anything.
         public var problem: String?
     }
 
+    /// Each field the item describes, in order.
     public var fields: [Field]
     /// Why the last Save was refused.
     public var error: String?
+    /// Whether the edit is still open (not yet saved or cancelled).
     public var isOpen = true
 }
 
@@ -24,14 +30,17 @@ public final class ItemEditor: ViewStatePresenter {
     private var draft: ElementDraft<Item>
     private let state: ObservableProperty<ItemEditorViewState>
 
+    /// Opens an editor on `item` that saves through `delegate`.
     public init(editing item: Item, delegate: any ItemEditorDelegate) {
         self.delegate = delegate
         draft = ElementDraft(editing: item)
         state = ObservableProperty(Self.viewState(for: draft))
     }
 
+    /// What the editor shows now.
     public var viewState: ItemEditorViewState { state.value }
 
+    /// Calls `handler` with each new view-state, until the token is released.
     public func observeViewState(_ handler: @escaping (ItemEditorViewState) -> Void)
         -> ObservationToken
     {

@@ -2,8 +2,9 @@ import MVCObservation
 import MVCTracing
 import PackingCore
 
-/// The View: draws the list, or the editor while one is open, and turns each command into an
-/// intent. It decides nothing.
+/// The View: draws the list, or the editor while one is open.
+///
+/// It turns each command into an intent, and decides nothing.
 @MainActor
 final class Screen {
     private let list: PackingListPresenter

@@ -18,8 +18,10 @@ public struct ElementField<Element: ListElement>: Sendable {
     private let show: @Sendable (Element) -> String
     private let check: @Sendable (Element) -> [Element.Problem]
     private let read: @Sendable (String, inout Element) -> Element.Problem?
-    private let decode: @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws -> Void
-    private let encode: @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws -> Void
+    private let decodeValue:
+        @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws -> Void
+    private let encodeValue:
+        @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws -> Void
 
     /// Describes a text field at `keyPath`, called `name`: what is typed is its value.
     ///
@@ -66,14 +68,14 @@ public struct ElementField<Element: ListElement>: Sendable {
         // (so an optional, which has none, cannot be described as it is).
         self.show = { $0[keyPath: keyPath].description }
         self.check = { rule($0[keyPath: keyPath]) }
-        self.decode = { container, element in
+        self.decodeValue = { container, element in
             // A field the file does not have keeps the default: a new field needs no new version.
             // One it has must hold a value of the field's type (a null is refused, not skipped).
             if container.contains(key) {
                 element[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
             }
         }
-        self.encode = { element, container in
+        self.encodeValue = { element, container in
             try container.encode(element[keyPath: keyPath], forKey: key)
         }
     }
@@ -109,12 +111,12 @@ public struct ElementField<Element: ListElement>: Sendable {
     func decode(from container: KeyedDecodingContainer<FieldKey>, into element: inout Element)
         throws
     {
-        try decode(container, &element)
+        try decodeValue(container, &element)
     }
 
     /// Writes the field of `element` into `container`.
     func encode(_ element: Element, into container: inout KeyedEncodingContainer<FieldKey>) throws {
-        try encode(element, &container)
+        try encodeValue(element, &container)
     }
 }
 
