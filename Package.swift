@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
+        .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
         .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
@@ -95,15 +96,31 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
-                "MVCAvatarServiceLive", "crash-writer",
+                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCModel", "MVCObservation",
+                "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive", "crash-writer",
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["MVCStore", "MVCModel", "MVCPersistence"],
+            dependencies: ["MVCStore", "MVCSQLiteStore", "MVCModel", "MVCPersistence"],
             path: "Tests/CrashWriter",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: SQLite store: a list store's persistence as a database, one row per element
+
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Modules/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "MVCSQLiteStore",
+            dependencies: [
+                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+            ],
+            path: "Modules/SQLiteStore",
             swiftSettings: strictSettings
         ),
 
@@ -192,8 +209,8 @@ let package = Package(
         .executableTarget(
             name: "attractions",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence",
-                "MVCTracing", "SampleSupport",
+                "MVCPresenter", "MVCStore", "MVCSQLiteStore", "MVCModel", "MVCObservation",
+                "MVCPersistence", "MVCTracing", "SampleSupport",
             ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings
@@ -225,8 +242,8 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCPresenter",
-                "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
+                "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCSQLiteStore",
+                "MVCPresenter", "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

@@ -48,6 +48,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     private var state: SaverState<Document>
     private var timer: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
+    private var fileWatcher: FileChangeWatcher?
+    private var recheck: Task<Void, Never>?
     private var flushWaiters: [CheckedContinuation<PersistenceError?, Never>] = []
 
     /// Creates a saver for `file`.
@@ -78,6 +80,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
 
     isolated deinit {
         watcher?.cancel()
+        fileWatcher?.cancel()
     }
 
     /// Whether a version is waiting to be written or being written.
@@ -98,6 +101,34 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
             run(state.flushRequested())
         }
         if let error { throw error }
+    }
+
+    /// Looks for another process's save as soon as the operating system says the file changed
+    /// (see ``FileChangeWatcher``), until the saver is released; where the system cannot say,
+    /// checks every `fallbackInterval` instead.
+    ///
+    /// - Returns: Whether the system's notices are used (`false`: polling).
+    @discardableResult
+    public func watchForSaves(fallbackInterval: Duration = .milliseconds(500)) -> Bool {
+        fileWatcher?.cancel()
+        fileWatcher = FileChangeWatcher(files: [file.url]) { [weak self] in
+            Task { @MainActor in self?.checkSoon() }
+        }
+        if fileWatcher == nil { watch(every: fallbackInterval) }
+        return fileWatcher != nil
+    }
+
+    /// Checks the file now, or, if a write or check is under way (it may have read the file
+    /// before this change), as soon as it ends.
+    private func checkSoon() {
+        let effects = state.checkDue()
+        guard effects.isEmpty else { return run(effects) }
+        guard recheck == nil else { return }
+        recheck = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(20))
+            self?.recheck = nil
+            self?.checkSoon()
+        }
     }
 
     /// Checks the file every `interval` for another process's save, until the saver is released.

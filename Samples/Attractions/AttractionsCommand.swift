@@ -15,6 +15,8 @@ enum AttractionsCommand: Equatable {
     case cancel
     case move(from: Int, to: Int)
     case delete(row: Int)
+    /// Show another window of a list longer than a screenful (counting from 1).
+    case page(Int)
     case undo
     case redo
     case help
@@ -38,6 +40,7 @@ enum AttractionsCommand: Equatable {
             cancel               (editor) close the editor without saving
             move <from> <to>     move the attraction in one row to another
             delete <row>         delete the attraction in that row
+            page <n>             show the n-th screenful of a long list
             undo                 undo the last change (the list shows what it would undo)
             redo                 redo what was undone
             help                 list these commands
@@ -69,6 +72,7 @@ enum AttractionsCommand: Equatable {
                 from: try CommandError.row(parts[0], for: word),
                 to: try CommandError.row(parts[1], for: word))
         case "delete": self = .delete(row: try CommandError.row(argument, for: word))
+        case "page": self = .page(try CommandError.row(argument, for: word))
         case "undo": self = try CommandError.bare(.undo, word: word, argument: argument)
         case "redo": self = try CommandError.bare(.redo, word: word, argument: argument)
         case "help": self = try CommandError.bare(.help, word: word, argument: argument)

@@ -20,6 +20,12 @@ final class AttractionsScreen {
     private var editorToken: ObservationToken?
     /// Whether the screen waits for the next command, so a change must be drawn right away.
     var isWaitingForCommand = false
+    /// The first row drawn (counting from 0), when the list is longer than a screenful.
+    private var windowStart = 0
+
+    /// How many rows a screen draws at most: a long list is drawn a window at a time, so one
+    /// command's output does not grow with the list.
+    static let windowSize = 20
 
     init(list: AttractionListPresenter, console: Console, tracer: HopTracer) {
         self.list = list
@@ -75,8 +81,30 @@ final class AttractionsScreen {
         draw(currentText())
     }
 
+    /// Moves the window, if need be, so that it shows the row at `index` (counting from 0).
+    func reveal(row index: Int) {
+        guard index < windowStart || index >= windowStart + Self.windowSize else { return }
+        windowStart = max(0, index - Self.windowSize / 2)
+        needsRender = true
+    }
+
+    /// Shows the `page`-th window of rows (counting from 1).
+    func show(page: Int) {
+        windowStart = (page - 1) * Self.windowSize
+        needsRender = true
+    }
+
+    /// How many pages the list has.
+    var pageCount: Int {
+        max(1, (list.viewState.rows.count + Self.windowSize - 1) / Self.windowSize)
+    }
+
     private func currentText() -> String {
-        if let editor { Self.text(for: editor.viewState) } else { Self.text(for: list.viewState) }
+        if let editor {
+            Self.text(for: editor.viewState)
+        } else {
+            Self.text(for: list.viewState, from: windowStart)
+        }
     }
 
     private func draw(_ text: String) {
@@ -84,14 +112,25 @@ final class AttractionsScreen {
         console.print(text)
     }
 
-    static func text(for state: AttractionListViewState) -> String {
+    /// The list screen, with the window of rows that starts at `start` (a list no longer than
+    /// a window is drawn whole).
+    static func text(for state: AttractionListViewState, from start: Int = 0) -> String {
         var lines = ["Attractions"]
         if let emptyMessage = state.emptyMessage {
             lines.append("  \(emptyMessage)")
         }
-        for (index, row) in state.rows.enumerated() {
+        let count = state.rows.count
+        let first = count <= windowSize ? 0 : min(max(0, start), count - windowSize)
+        let last = min(count, first + windowSize)
+        for index in first..<last {
+            let row = state.rows[index]
             let notes = row.notes.isEmpty ? "" : " — \(row.notes.terminalSafe)"
             lines.append("  \(index + 1). \(row.name.terminalSafe)\(notes)")
+        }
+        if count > windowSize {
+            let pages = (count + windowSize - 1) / windowSize
+            lines.append(
+                "  (rows \(first + 1)–\(last) of \(count); 'page <1–\(pages)>' shows another \(windowSize))")
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
         if let problem = state.saveProblem {

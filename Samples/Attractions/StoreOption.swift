@@ -1,7 +1,7 @@
 import Foundation
 import SampleSupport
 
-/// The `--store` option: a path to the attractions file, checked for the mistakes a path given
+/// The `--store` and `--convert` options: a path to an attractions file, checked for the mistakes a path given
 /// on a command line can have before anything is opened.
 enum StoreOption {
     /// The file `text` names.
@@ -9,18 +9,18 @@ enum StoreOption {
     /// - Throws: `UsageError` naming the problem: an empty or blank path, one that ends in a
     ///   slash (a folder's path, where a file's is needed), or one in a folder that does not
     ///   exist (a typo there would otherwise create folders; only the default location is made).
-    static func url(from text: String) throws(UsageError) -> URL {
+    static func url(from text: String, option: String = "--store") throws(UsageError) -> URL {
         if text.isEmpty {
-            throw UsageError(message: "--store needs the path of a file, and it was given ''")
+            throw UsageError(message: "\(option) needs the path of a file, and it was given ''")
         }
         if text.allSatisfy(\.isWhitespace) {
             throw UsageError(
-                message: "--store needs the path of a file, and '\(text.terminalSafe)' is blank")
+                message: "\(option) needs the path of a file, and '\(text.terminalSafe)' is blank")
         }
         if text.hasSuffix("/") {
             throw UsageError(
                 message:
-                    "--store '\(text.terminalSafe)' ends with '/', so it names a folder; give a file, such as '\(text.terminalSafe)attractions.json'"
+                    "\(option) '\(text.terminalSafe)' ends with '/', so it names a folder; give a file, such as '\(text.terminalSafe)attractions.json'"
             )
         }
         let url = URL(fileURLWithPath: text)
@@ -29,7 +29,7 @@ enum StoreOption {
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             throw UsageError(
                 message:
-                    "--store '\(text.terminalSafe)' is in the folder '\(folder.path.terminalSafe)', which does not exist; create it first, or give another path"
+                    "\(option) '\(text.terminalSafe)' is in the folder '\(folder.path.terminalSafe)', which does not exist; create it first, or give another path"
             )
         }
         return url

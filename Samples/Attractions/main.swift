@@ -14,7 +14,7 @@ import SampleSupport
 let defaultStore = DataLocation.defaultFolder(for: "MVCLayers").appending(path: "attractions.json")
 
 let usage = """
-    USAGE: attractions [--store PATH] [--trace] [-h | --help]
+    USAGE: attractions [--store PATH] [--convert PATH] [--trace] [-h | --help]
 
     A list of attractions you can add to, edit, reorder, delete, undo and redo, kept on disk. The
     editor saves through a delegate that either adds or replaces, without knowing which
@@ -26,10 +26,18 @@ let usage = """
     and exit status 1 if any command failed. Changes are saved a moment after they are made, and
     when the program ends.
 
+    The file's extension picks how the list is kept: '.sqlite' (or '.sqlite3', '.db') keeps it in
+    an SQLite database, a row per attraction, each edit written at once, which suits a long list;
+    anything else keeps it in a JSON document, rewritten whole after each burst of edits. The
+    screens are the same either way. A long list is shown a screenful at a time, around the row
+    last changed ('page <n>' shows another).
+
     OPTIONS:
-      --store PATH   the attractions file (default: \(defaultStore.path))
-      --trace        print each hop across a layer boundary as it happens
-      -h, --help     show this help
+      --store PATH     the attractions file (default: \(defaultStore.path))
+      --convert PATH   copy the list in --store into a new file at PATH, in the format PATH's
+                       extension names, and exit (an existing PATH is never replaced)
+      --trace          print each hop across a layer boundary as it happens
+      -h, --help       show this help
 
     COMMANDS:
     \(AttractionsCommand.summary)
@@ -37,29 +45,47 @@ let usage = """
 
 let console = Console()
 let arguments = LaunchArguments.parseOrExit(
-    usage: usage, knownFlags: ["--trace"], knownOptions: ["--store"], console: console)
+    usage: usage, knownFlags: ["--trace"], knownOptions: ["--store", "--convert"],
+    console: console)
 
 let tracer =
     arguments.contains("--trace")
     ? HopTracer { hop in console.print("  trace: \(hop.description.terminalSafe)") } : .disabled
 let storeURL: URL
+let convertURL: URL?
 do throws(UsageError) {
-    storeURL = try arguments.values["--store"].map(StoreOption.url(from:)) ?? defaultStore
+    storeURL = try arguments.values["--store"].map { (text) throws(UsageError) in
+        try StoreOption.url(from: text, option: "--store")
+    } ?? defaultStore
+    convertURL = try arguments.values["--convert"].map { (text) throws(UsageError) in
+        try StoreOption.url(from: text, option: "--convert")
+    }
 } catch {
     console.printError(error.message)
     console.printUsageHint(usage)
     exitProcess(usageExitStatus)
 }
 
-let store: AttractionStore
-let saver: CoalescingSaver<[Attraction]>
+if let convertURL {
+    do throws(PersistenceError) {
+        let count = try await OpenedStore.convert(storeURL, to: convertURL)
+        console.print(
+            "Copied \(Attraction.counted(count)) into \(convertURL.path.terminalSafe), \(OpenedStore.Format(of: convertURL).name).")
+        exitProcess(0)
+    } catch {
+        console.printError(error.description)
+        exitProcess(1)
+    }
+}
+
+let opened: OpenedStore
 do throws(PersistenceError) {
-    (store, saver) = try await AttractionStore.open(
-        at: storeURL, watchInterval: .milliseconds(500), tracer: tracer)
+    opened = try await OpenedStore.open(storeURL, tracer: tracer)
 } catch {
     console.printError(error.description)
     exitProcess(1)
 }
+let store = opened.store
 
 let list = AttractionListPresenter(store: store, tracer: tracer)
 let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
@@ -75,11 +101,7 @@ func greet(_ console: Console, store: URL) {
 greet(console, store: storeURL)
 // Ctrl-C, SIGTERM and SIGHUP write what is pending before the process ends by the signal.
 let exitSignals = ExitSignals {
-    do throws(PersistenceError) {
-        try await saver.flush()
-    } catch {
-        console.printError(error.description)
-    }
+    if let problem = await opened.flush() { console.printError(problem) }
 }
 
 screen.render()
@@ -87,15 +109,8 @@ screen.isWaitingForCommand = true
 
 var status = await CommandLoop(console: console).run { line in session.handle(line) }
 session.cancelOpenEdit()
-do throws(PersistenceError) {
-    try await saver.flush()
-    if case .unconfirmed(let reason) = saver.status.value {
-        // Written, but a power cut could still undo it: the user should know.
-        console.printError("the last save was written but not confirmed on disk: \(reason)")
-        status = 1
-    }
-} catch {
-    console.printError(error.description)
+if let problem = await opened.finish() {
+    console.printError(problem)
     status = 1
 }
 withExtendedLifetime(exitSignals) {}

@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCPersistence
+import MVCSQLiteStore
 import MVCStore
 import Testing
 
@@ -54,6 +55,45 @@ struct CrashTests {
         #expect(try folder.contents() == [".attractions.json.lock", "attractions.json"])
     }
 
+    @Test("an SQLite writer killed with SIGKILL again and again loses no edit it reported saved")
+    func killedDatabaseWriter() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("attractions.sqlite")
+        var random = SeededGenerator(seed: 0x5C11_7E00)
+        var acknowledged: [Int] = []
+
+        for round in 1...12 {
+            let output = Pipe()
+            let writer = Process()
+            writer.executableURL = try executable(named: "crash-writer")
+            writer.arguments = ["--sqlite", url.path, String((acknowledged.last ?? 0) + 1)]
+            writer.standardOutput = output
+            try writer.run()
+            // Kill it once it has saved a few edits, at a random moment within its next ones.
+            let lines = LineReader(output.fileHandleForReading)
+            var saved: [Int] = []
+            while saved.count < 3, let line = lines.next() {
+                if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
+            }
+            usleep(UInt32.random(in: 0...20_000, using: &random))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            // Every line printed before the kill counts: it was printed after its edit was saved.
+            while let line = lines.next() {
+                if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
+            }
+            #expect(
+                writer.terminationReason == .uncaughtSignal,
+                "round \(round): the writer ended by itself")
+            #expect(saved.count >= 3, "round \(round): the writer saved too little")
+            acknowledged += saved
+
+            let names = Set(try await SQLiteListFile<Attraction>.read(from: url).map(\.name))
+            let lost = acknowledged.filter { !names.contains("edit \($0)") }
+            #expect(lost.isEmpty, "round \(round): edits reported saved are gone: \(lost)")
+        }
+    }
+
     /// Waits, for at most 30 seconds, until the file holds a state numbered above `state`.
     private func waitForAState(after state: Int, in file: DocumentFile<[Attraction]>) async {
         let clock = ContinuousClock()
@@ -77,5 +117,29 @@ struct CrashTests {
             folder.deleteLastPathComponent()
         }
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+    }
+}
+
+/// Reads lines from a pipe, one at a time, until it closes.
+private final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line, without its newline; `nil` once the pipe is closed and read.
+    func next() -> String? {
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...end)
+                return line
+            }
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { return nil }
+            buffer += chunk
+        }
     }
 }

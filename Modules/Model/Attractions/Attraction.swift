@@ -7,7 +7,7 @@ public import Foundation
 /// after the list was reordered or edited.
 public struct Attraction: ListElement, Codable {
     /// Identifies one attraction for as long as it exists.
-    public struct ID: Sendable, Codable, Hashable, CustomStringConvertible {
+    public struct ID: Sendable, Codable, Hashable, LosslessStringConvertible {
         /// The underlying unique value.
         public let rawValue: UUID
 
@@ -34,6 +34,12 @@ public struct Attraction: ListElement, Codable {
 
         /// The UUID string.
         public var description: String { rawValue.uuidString }
+
+        /// The id a ``description`` names, as a database row stores it; `nil` for any other text.
+        public init?(_ description: String) {
+            guard let rawValue = UUID(uuidString: description) else { return nil }
+            self.init(rawValue: rawValue)
+        }
     }
 
     /// Identifies this attraction.

@@ -1,0 +1,4 @@
+public import MVCModel
+
+/// Attractions can be kept in an SQLite database: a row per attraction, a column per field.
+extension Attraction: SQLiteListElement {}

@@ -1,0 +1,598 @@
+import Foundation
+public import MVCModel
+import MVCPersistence
+import MVCStore
+
+/// An element a list store can keep in an SQLite database: one row per element, one column per
+/// described field, the id as the row's key.
+///
+/// The columns come from ``/MVCModel/ListElement/fields``: a field added to the description
+/// gets its column the next time a database is opened (existing rows read it as the field's
+/// default), so the field is still described once. Each field is stored as the text an editor
+/// shows (its `description`) and read back with its parse.
+public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertible {}
+
+/// One edit on its way to the database: the change, and the neighbours the element has in this
+/// process's list, which say where it goes.
+struct RowWrite<Element: SQLiteListElement>: Sendable {
+    var change: ListChange<Element>
+    /// The element before it in the list after the change (`nil` at the front).
+    var predecessor: Element.ID?
+    /// The element after it (`nil` at the end).
+    var successor: Element.ID?
+}
+
+/// What other processes committed since this one last looked.
+enum RemoteChanges<Element: SQLiteListElement>: Sendable {
+    /// The rows the change log names, as they are now, in list order; `element` is `nil` for one
+    /// deleted, and `predecessor` is the row before it.
+    case rows([RemoteRow<Element>], through: Int64, problems: [String])
+    /// The whole list: the change log no longer reaches back to what this process saw last.
+    case whole([Element], through: Int64, problems: [String])
+}
+
+/// One row another process changed, as it is now.
+struct RemoteRow<Element: SQLiteListElement>: Sendable {
+    var id: Element.ID
+    var element: Element?
+    var predecessor: Element.ID?
+}
+
+/// A list kept in an SQLite database: one row per element, each edit durable in a transaction of
+/// its own, a log of changes that tells other processes what changed.
+///
+/// The schema (version 1, in `PRAGMA user_version`):
+/// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order. Ranks
+///   leave gaps (2³² apart), so an insert or a move writes one row, the element's own, halfway
+///   between its neighbours; only when a gap is used up are all rows renumbered.
+/// - `changes(seq, element_id, origin)`: one entry per committed edit; another process reads the
+///   entries after the last one it saw, skips its own (`origin`) and reads those rows. The log
+///   keeps its last 10,000 entries; a process further behind than that reads the whole list.
+/// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
+///   database of another list is refused.
+///
+/// An actor on a queue of its own (``QueueExecutor``): every call that can block, on `fsync` or on
+/// another process's lock, runs there, never on the main actor or the cooperative pool.
+actor ListDatabase<Element: SQLiteListElement> {
+    /// The schema version this code reads and writes.
+    static var schemaVersion: Int64 { 1 }
+    /// How far apart new ranks are.
+    static var rankGap: Int64 { 1 << 32 }
+    /// How many change log entries are kept.
+    static var keptChanges: Int64 { 10_000 }
+
+    /// The database file.
+    nonisolated let url: URL
+    private let executor: QueueExecutor
+    private let busyWait: Duration
+    private var connection: SQLiteConnection?
+    /// Marks this connection's log entries.
+    private let origin = UUID().uuidString
+    private var seenDataVersion: Int64 = -1
+    private var writesSincePruning = 0
+
+    /// The executor the database's work runs on.
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Describes the database at `url`; nothing is opened yet.
+    ///
+    /// - Parameter busyWait: How long an edit waits for another process's lock before it fails.
+    init(url: URL, busyWait: Duration = .seconds(5)) {
+        self.url = url
+        self.busyWait = busyWait
+        executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
+    }
+
+    /// The file's path, as errors show it.
+    nonisolated var path: String { url.path }
+
+    // MARK: Opening
+
+    /// Opens the database, creating it if there is no file, and reads the whole list.
+    ///
+    /// A file that is not a database of this kind, or whose rows break the model's rules, is
+    /// refused before anything is written to it.
+    ///
+    /// - Returns: The list, and the last change log entry it includes.
+    func open() throws(PersistenceError) -> (elements: [Element], through: Int64) {
+        try checkFileBeforeOpening()
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, busyWait: busyWait)
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+        do {
+            let version = try connection.integerPragma("user_version")
+            if version > Self.schemaVersion {
+                throw PersistenceError.newerVersion(
+                    path: path, found: Int(version), supported: Int(Self.schemaVersion))
+            }
+            var loaded: (elements: [Element], through: Int64) = ([], 0)
+            if version == 0 {
+                try checkEmpty(connection)
+            } else {
+                try checkKind(connection)
+                let whole = try connection.reading {
+                    try readWholeList(connection, refusingProblems: true)
+                }
+                loaded = (whole.elements, whole.through)
+            }
+            // Nothing was written before this point: a refused file is left as it was.
+            try migrate(connection, from: version)
+            try prune(connection)
+            self.connection = connection
+            seenDataVersion = try connection.integerPragma("data_version")
+            return loaded
+        } catch let error as PersistenceError {
+            throw error
+        } catch let error as SQLiteError {
+            throw error.isDamaged
+                ? .corrupt(path: path, reason: error.message)
+                : .unreadable(path: path, reason: error.message)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Lets go of the connection; the last connection to close folds the write-ahead log into
+    /// the database file.
+    func close() {
+        connection = nil
+    }
+
+    /// Refuses a folder, an unreadable file, or a file that is not an SQLite database, without
+    /// letting SQLite open it.
+    private func checkFileBeforeOpening() throws(PersistenceError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        if isFolder.boolValue { throw .unreadable(path: path, reason: "it is a folder") }
+        let header: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            header = try handle.read(upToCount: 16) ?? Data()
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+            throw .corrupt(path: path, reason: "it is not an SQLite database")
+        }
+    }
+
+    /// Refuses an SQLite database of some other program's (tables, but no schema version).
+    private func checkEmpty(_ connection: SQLiteConnection) throws {
+        let tables = try strings(
+            connection, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        guard tables.isEmpty else {
+            throw PersistenceError.corrupt(
+                path: path,
+                reason:
+                    "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"
+            )
+        }
+    }
+
+    /// Refuses a list of another kind of element.
+    private func checkKind(_ connection: SQLiteConnection) throws {
+        let kind = try strings(connection, "SELECT value FROM meta WHERE key = 'kind'").first
+        guard kind == Element.pluralNoun else {
+            throw PersistenceError.corrupt(
+                path: path,
+                reason:
+                    "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
+        }
+    }
+
+    /// Brings the schema from `version` to the current one, and gives every described field a
+    /// column.
+    private func migrate(_ connection: SQLiteConnection, from version: Int64) throws {
+        // WAL: readers never wait for a writer, and a commit is one append to the log. It is a
+        // property of the file, set outside any transaction.
+        _ = try strings(connection, "PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.writing {
+            if version < 1 {
+                try connection.execute(
+                    """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL);
+                    CREATE INDEX elements_by_rank ON elements (rank);
+                    CREATE TABLE changes (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        element_id TEXT NOT NULL,
+                        origin TEXT NOT NULL);
+                    """)
+                try connection.statement("INSERT INTO meta (key, value) VALUES ('kind', ?)")
+                    .bind(.text(Element.pluralNoun)).run()
+            }
+            // Later versions add their steps here, each `if version < N`.
+            let columns = try Set(strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+            for field in Element.fields where !columns.contains(field.name) {
+                try connection.execute("ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
+            }
+            if version < Self.schemaVersion {
+                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes one edit in a transaction of its own, durably, with its change log entry.
+    ///
+    /// A replacement writes only the fields the edit changed, onto the row as it is now: a field
+    /// another process changed meanwhile is kept. If the result is not what this process holds
+    /// (or would break a rule, in which case the row is left as it is), it is returned.
+    ///
+    /// - Returns: The element as the database now holds it, when it differs from the edit's.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> Element? {
+        let connection = try connected()
+        do {
+            let merged = try connection.writing { () throws -> Element? in
+                let merged = try apply(write, in: connection)
+                try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
+                    .bind(.text(write.change.element.id.description), .text(origin)).run()
+                return merged
+            }
+            writesSincePruning += 1
+            if writesSincePruning >= 1_000 { try prune(connection) }
+            return merged
+        } catch let error as PersistenceError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .unwritable(
+                path: path,
+                reason: error.isBusy
+                    ? "another program kept the database locked for longer than \(busyWait)"
+                    : error.message)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Appends `elements` after the last row, in one transaction (for a new database, filled
+    /// from another format).
+    func append(_ elements: [Element]) throws(PersistenceError) {
+        let connection = try connected()
+        let names = ["id", "rank"] + Element.fields.map(\.name)
+        let sql =
+            "INSERT INTO elements (\(names.map(quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        do {
+            try connection.writing {
+                var rank =
+                    try integer(connection, "SELECT coalesce(max(rank), 0) FROM elements") ?? 0
+                for element in elements {
+                    rank += Self.rankGap
+                    try connection.statement(sql)
+                        .bind([.text(element.id.description), .integer(rank)] + fieldValues(element))
+                        .run()
+                }
+            }
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
+        -> Element?
+    {
+        switch write.change {
+        case .inserted(let element, _):
+            let rank = try rank(placing: element.id, after: write.predecessor, before: write.successor)
+            let names = ["id", "rank"] + Element.fields.map(\.name)
+            let sql =
+                "INSERT OR REPLACE INTO elements (\(names.map(quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            try connection.statement(sql)
+                .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
+        case .removed(let element, _):
+            try connection.statement("DELETE FROM elements WHERE id = ?")
+                .bind(.text(element.id.description)).run()
+        case .moved(let element, _, _):
+            let rank = try rank(placing: element.id, after: write.predecessor, before: write.successor)
+            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
+                .bind(.integer(rank), .text(element.id.description)).run()
+        case .replaced(let old, let new, _):
+            let stored: Element
+            switch try storedElement(new.id, in: connection) {
+            case .missing:
+                // Deleted by another process meanwhile: the deletion stands.
+                return nil
+            case .unreadable:
+                // A row this code cannot read (written by hand) is replaced by the edit's.
+                try writeFields(of: new, in: connection)
+                return nil
+            case .found(let element):
+                stored = element
+            }
+            let result = stored.applying(editFrom: old, to: new)
+            guard result.problems.isEmpty else { return stored }
+            try writeFields(of: result, in: connection)
+            return result == new ? nil : result
+        }
+        return nil
+    }
+
+    private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
+        let assignments = Element.fields.map { "\(quoted($0.name)) = ?" }.joined(separator: ", ")
+        try connection.statement("UPDATE elements SET \(assignments) WHERE id = ?")
+            .bind(fieldValues(element) + [.text(element.id.description)]).run()
+    }
+
+    private func fieldValues(_ element: Element) -> [SQLiteValue] {
+        Element.fields.map { .text($0.text(in: element)) }
+    }
+
+    /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the
+    /// predecessor is not in the database; at the front if there is none; at the end if neither
+    /// neighbour is there any more).
+    private func rank(placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?)
+        throws -> Int64
+    {
+        for _ in 0..<2 {
+            if let rank = try placement(of: id, after: predecessor, before: successor) {
+                return rank
+            }
+            try renumber()
+        }
+        throw PersistenceError.unwritable(path: path, reason: "no room for a rank after renumbering")
+    }
+
+    /// The rank between the neighbours, or `nil` if they have no room between them.
+    private func placement(
+        of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?
+    ) throws -> Int64? {
+        let connection = try connected()
+        let key = SQLiteValue.text(id.description)
+        let rankOf = "SELECT rank FROM elements WHERE id = ?"
+        if let predecessor, let low = try integer(connection, rankOf, .text(predecessor.description)) {
+            let high = try integer(
+                connection, "SELECT rank FROM elements WHERE rank > ? AND id != ? ORDER BY rank LIMIT 1",
+                .integer(low), key)
+            return Self.between(low, high)
+        }
+        if let successor, let high = try integer(connection, rankOf, .text(successor.description)) {
+            let low = try integer(
+                connection,
+                "SELECT rank FROM elements WHERE rank < ? AND id != ? ORDER BY rank DESC LIMIT 1",
+                .integer(high), key)
+            return Self.between(low, high)
+        }
+        if predecessor == nil {
+            let first = try integer(
+                connection, "SELECT rank FROM elements WHERE id != ? ORDER BY rank LIMIT 1", key)
+            return Self.between(nil, first)
+        }
+        let last = try integer(
+            connection, "SELECT rank FROM elements WHERE id != ? ORDER BY rank DESC LIMIT 1", key)
+        return Self.between(last, nil)
+    }
+
+    /// A rank strictly between `low` and `high` (either may be open), or `nil` if there is none.
+    static func between(_ low: Int64?, _ high: Int64?) -> Int64? {
+        switch (low, high) {
+        case (nil, nil): return 0
+        case (let low?, nil):
+            let (rank, overflow) = low.addingReportingOverflow(rankGap)
+            return overflow ? nil : rank
+        case (nil, let high?):
+            let (rank, overflow) = high.subtractingReportingOverflow(rankGap)
+            return overflow ? nil : rank
+        case (let low?, let high?):
+            // low < high always; halving the distance cannot overflow.
+            let distance = high / 2 - low / 2 + (high % 2 - low % 2) / 2
+            return distance >= 1 && low + distance < high ? low + distance : nil
+        }
+    }
+
+    /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (only after
+    /// about 32 inserts in a row between the same two elements).
+    private func renumber() throws {
+        let connection = try connected()
+        let ids = try strings(connection, "SELECT id FROM elements ORDER BY rank, id")
+        let start = -Int64(ids.count / 2) * Self.rankGap
+        for (position, id) in ids.enumerated() {
+            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
+                .bind(.integer(start + Int64(position) * Self.rankGap), .text(id)).run()
+        }
+    }
+
+    /// Drops change log entries older than the last ``keptChanges``.
+    private func prune(_ connection: SQLiteConnection) throws {
+        writesSincePruning = 0
+        try connection.statement(
+            "DELETE FROM changes WHERE seq <= (SELECT coalesce(max(seq), 0) FROM changes) - ?"
+        ).bind(.integer(Self.keptChanges)).run()
+    }
+
+    // MARK: Reading what others wrote
+
+    /// What other processes committed after log entry `seen`, or `nil` if nothing.
+    ///
+    /// - Parameter force: Look in the log even if SQLite says no other connection committed since
+    ///   the last look (after a look whose result was not used).
+    func changes(after seen: Int64, force: Bool = false) throws(PersistenceError)
+        -> RemoteChanges<Element>?
+    {
+        let connection = try connected()
+        do {
+            let version = try connection.integerPragma("data_version")
+            guard force || version != seenDataVersion else { return nil }
+            seenDataVersion = version
+            return try connection.reading { () throws -> RemoteChanges<Element>? in
+                let newest =
+                    try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+                guard newest > seen else { return nil }
+                let oldest =
+                    try integer(connection, "SELECT coalesce(min(seq), 0) FROM changes") ?? 0
+                if oldest > seen + 1 {
+                    let whole = try readWholeList(connection, refusingProblems: false)
+                    return .whole(whole.elements, through: newest, problems: whole.problems)
+                }
+                return try changedRows(after: seen, through: newest, in: connection)
+            }
+        } catch let error as PersistenceError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    private func changedRows(after seen: Int64, through newest: Int64, in connection: SQLiteConnection)
+        throws -> RemoteChanges<Element>
+    {
+        let keys = try strings(
+            connection,
+            "SELECT DISTINCT element_id FROM changes WHERE seq > ? AND seq <= ? AND origin != ?",
+            .integer(seen), .integer(newest), .text(origin))
+        var rows: [(rank: Int64, row: RemoteRow<Element>)] = []
+        var problems: [String] = []
+        for key in keys {
+            guard let id = Element.ID(key) else { continue }
+            switch try storedElement(id, in: connection) {
+            case .missing:
+                rows.append((.min, RemoteRow(id: id, element: nil, predecessor: nil)))
+            case .unreadable(let problem):
+                problems.append(problem)
+            case .found(let element):
+                let rank =
+                    try integer(connection, "SELECT rank FROM elements WHERE id = ?", .text(key)) ?? 0
+                let before = try strings(
+                    connection, "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
+                    .integer(rank)
+                ).first
+                rows.append(
+                    (rank, RemoteRow(id: id, element: element, predecessor: before.flatMap(Element.ID.init))))
+            }
+        }
+        rows.sort { $0.rank < $1.rank }
+        return .rows(rows.map(\.row), through: newest, problems: problems)
+    }
+
+    // MARK: Rows
+
+    private enum Stored {
+        case missing
+        case unreadable(String)
+        case found(Element)
+    }
+
+    private func storedElement(_ id: Element.ID, in connection: SQLiteConnection) throws -> Stored {
+        let columns = (["id"] + Element.fields.map(\.name)).map(quoted).joined(separator: ", ")
+        let statement = try connection.statement("SELECT \(columns) FROM elements WHERE id = ?")
+            .bind(.text(id.description))
+        defer { statement.reset() }
+        guard try statement.step() else { return .missing }
+        switch Self.element(in: statement, columns: Array(Element.fields.indices.map { Int32($0 + 1) }))
+        {
+        case .success(let element): return .found(element)
+        case .failure(let problem): return .unreadable(problem.reason)
+        }
+    }
+
+    /// Every row, in list order, with the last change log entry; a row that cannot be read or
+    /// breaks a rule is refused (when opening) or skipped and described (when taking in).
+    private func readWholeList(_ connection: SQLiteConnection, refusingProblems: Bool) throws
+        -> (elements: [Element], through: Int64, problems: [String])
+    {
+        do {
+            let existing = Set(try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+            let stored = Element.fields.filter { existing.contains($0.name) }
+            var columnOfField: [Int32] = []
+            var next: Int32 = 1
+            for field in Element.fields {
+                if existing.contains(field.name) {
+                    columnOfField.append(next)
+                    next += 1
+                } else {
+                    columnOfField.append(-1)
+                }
+            }
+            let names = (["id"] + stored.map(\.name)).map(quoted).joined(separator: ", ")
+            let statement = try connection.statement(
+                "SELECT \(names) FROM elements ORDER BY rank, id")
+            var elements: [Element] = []
+            var problems: [String] = []
+            var row = 0
+            while try statement.step() {
+                row += 1
+                switch Self.element(in: statement, columns: columnOfField) {
+                case .success(let element):
+                    elements.append(element)
+                case .failure(let problem):
+                    if refusingProblems {
+                        throw PersistenceError.brokenRule(
+                            path: path, reason: "row \(row): \(problem.reason)")
+                    }
+                    problems.append(problem.reason)
+                }
+            }
+            let through = try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+            return (elements, through, problems)
+        }
+    }
+
+    /// Why a row is not an element.
+    private struct RowProblem: Error {
+        var reason: String
+    }
+
+    /// The element in the statement's current row: the id in column 0, each field in the column
+    /// `columns` gives for it (-1: no column yet, so the default).
+    private static func element(in statement: Statement, columns: [Int32]) -> Result<
+        Element, RowProblem
+    > {
+        let key = statement.text(at: 0) ?? ""
+        guard let id = Element.ID(key) else {
+            return .failure(RowProblem(reason: "its id “\(key)” is not the id of \(article) \(Element.noun)"))
+        }
+        var element = Element(blankWithID: id)
+        for (field, column) in zip(Element.fields, columns) where column >= 0 {
+            guard let text = statement.text(at: column) else { continue }
+            if let problem = field.set(text, in: &element) {
+                return .failure(RowProblem(reason: "\(Element.noun) \(key), field “\(field.name)”: \(problem)"))
+            }
+        }
+        if let problem = element.problems.first {
+            return .failure(RowProblem(reason: "\(Element.noun) \(key): \(problem)"))
+        }
+        return .success(element)
+    }
+
+    private static var article: String {
+        "aeiou".contains(Element.noun.first ?? "x") ? "an" : "a"
+    }
+
+    // MARK: Helpers
+
+    private func connected() throws(PersistenceError) -> SQLiteConnection {
+        guard let connection else {
+            throw .unwritable(path: path, reason: "the database is closed")
+        }
+        return connection
+    }
+
+    private func strings(_ connection: SQLiteConnection, _ sql: String, _ values: SQLiteValue...)
+        throws -> [String]
+    {
+        let statement = try connection.statement(sql).bind(values)
+        defer { statement.reset() }
+        var result: [String] = []
+        while try statement.step() { result.append(statement.text(at: 0) ?? "") }
+        return result
+    }
+
+    private func integer(_ connection: SQLiteConnection, _ sql: String, _ values: SQLiteValue...)
+        throws -> Int64?
+    {
+        let statement = try connection.statement(sql).bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? statement.integer(at: 0) : nil
+    }
+
+    private nonisolated func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

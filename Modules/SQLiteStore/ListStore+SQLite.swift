@@ -1,0 +1,70 @@
+public import Foundation
+import MVCModel
+public import MVCPersistence
+public import MVCStore
+public import MVCTracing
+
+extension ListStore where Element: SQLiteListElement {
+    /// Opens the list kept in the SQLite database at `url` (creating an empty one if there is no
+    /// file), with a persistence that writes each edit to it and takes in other processes'
+    /// commits.
+    ///
+    /// - Parameters:
+    ///   - url: The database file.
+    ///   - busyWait: How long an edit waits for another process's write to end before its write
+    ///     fails (and is tried again).
+    ///   - watchesFileEvents: Whether to learn of other processes' commits from the operating
+    ///     system (see ``/MVCPersistence/FileChangeWatcher``).
+    ///   - pollInterval: How often to look for other processes' commits where the system gives no
+    ///     notices; `nil` looks only when asked (``SQLitePersistence/lookForChanges()``).
+    ///   - clock: The clock the poll interval is measured on.
+    ///   - tracer: Told each hop the store and the persistence make.
+    /// - Returns: The store and its persistence; call the persistence's `close()` before exiting.
+    /// - Throws: `PersistenceError` if the file is not a database of this kind, is of a newer
+    ///   schema version, or has a row that breaks the model's rules; nothing is written to it.
+    public static func openDatabase(
+        at url: URL,
+        busyWait: Duration = .seconds(5),
+        watchesFileEvents: Bool = true,
+        pollInterval: Duration? = .milliseconds(500),
+        clock: any Clock<Duration> = ContinuousClock(),
+        tracer: HopTracer = .disabled
+    ) async throws(PersistenceError) -> (store: ListStore, persistence: SQLitePersistence<Element>)
+    {
+        let database = ListDatabase<Element>(url: url, busyWait: busyWait)
+        let loaded = try await database.open()
+        let persistence = SQLitePersistence(database: database, seen: loaded.through, tracer: tracer)
+        let store = ListStore(loaded.elements, persistence: persistence, tracer: tracer)
+        persistence.store = store
+        persistence.watch(events: watchesFileEvents, pollInterval: pollInterval, clock: clock)
+        return (store, persistence)
+    }
+}
+
+/// Reads and writes a whole list as an SQLite database in one go: for converting a list between
+/// the two formats.
+public enum SQLiteListFile<Element: SQLiteListElement> {
+    /// The list in the database at `url`.
+    ///
+    /// - Throws: `PersistenceError`, as ``/MVCStore/ListStore/openDatabase(at:busyWait:watchesFileEvents:pollInterval:clock:tracer:)``.
+    public static func read(from url: URL) async throws(PersistenceError) -> [Element] {
+        let database = ListDatabase<Element>(url: url)
+        let loaded = try await database.open()
+        await database.close()
+        return loaded.elements
+    }
+
+    /// Writes `elements` as a new database at `url`, in one transaction.
+    ///
+    /// - Throws: `PersistenceError.unwritable` if a file is already there (it is not replaced) or
+    ///   the database cannot be written.
+    public static func write(_ elements: [Element], to url: URL) async throws(PersistenceError) {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw .unwritable(path: url.path, reason: "a file is already there; it was left as it is")
+        }
+        let database = ListDatabase<Element>(url: url)
+        _ = try await database.open()
+        try await database.append(elements)
+        await database.close()
+    }
+}

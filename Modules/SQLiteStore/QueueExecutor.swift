@@ -1,0 +1,23 @@
+import Dispatch
+
+/// Runs an actor's jobs, one at a time, on a dispatch queue of its own.
+///
+/// SQLite's calls block their thread (an `fsync`, a wait for another process's lock). On the
+/// cooperative pool, which has one thread per core, such a wait would stall every task of the
+/// program; on a queue of its own it stalls only the database's work.
+final class QueueExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+}

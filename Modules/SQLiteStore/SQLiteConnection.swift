@@ -1,0 +1,193 @@
+import CSQLite
+
+/// Why SQLite refused a call: its result code and its own message.
+struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's primary result code (`SQLITE_BUSY`, `SQLITE_NOTADB`, ...).
+    var code: Int32
+    /// SQLite's message for it.
+    var message: String
+
+    var description: String { message }
+
+    /// Whether another process held the database for longer than the busy wait.
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    /// Whether the file is not a database, or a damaged one.
+    var isDamaged: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+}
+
+/// One connection to an SQLite database: the only type in the package that calls SQLite's C
+/// interface, so every pointer it hands out stays in this file.
+///
+/// Not `Sendable`: a connection is used by one thread at a time. ``ListDatabase`` owns one and
+/// uses it only from its own serial queue.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (or creates) the database at `path`.
+    ///
+    /// - Parameter busyWait: How long a statement waits for another process's lock before it
+    ///   fails with `SQLITE_BUSY`.
+    init(path: String, busyWait: Duration) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else { throw SQLiteError(code: status, message: "out of memory") }
+        guard status == SQLITE_OK else {
+            let error = SQLiteError(code: status, message: String(cString: sqlite3_errmsg(opened)))
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        let milliseconds = busyWait.components.seconds * 1_000
+            + busyWait.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql`, one or more statements that return no rows.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status) }
+    }
+
+    /// The statement for `sql`, prepared once and kept for the next call.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard status == SQLITE_OK, let prepared else { throw error(status) }
+        let statement = Statement(prepared, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so it
+    /// never fails half-way for want of it; commits if `body` returns, rolls back if it throws.
+    func writing<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction: every statement in it sees one version of the database.
+    func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// The value of a pragma that returns one integer (`user_version`, `data_version`).
+    func integerPragma(_ name: String) throws(SQLiteError) -> Int64 {
+        let statement = try statement("PRAGMA \(name)")
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.integer(at: 0)
+    }
+
+    /// The number of rows the last statement changed.
+    var changedRows: Int { Int(sqlite3_changes(handle)) }
+
+    fileprivate func error(_ status: Int32) -> SQLiteError {
+        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// A prepared statement: bind its parameters, step through its rows, read their columns.
+final class Statement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Makes the statement ready to run again, with no parameters bound.
+    ///
+    /// A statement stepped but not reset would keep its read transaction open, and every later
+    /// read on the connection would see the database as it was then: reset after reading.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to the parameters, in order (the first is parameter 1).
+    @discardableResult
+    func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
+        try bind(values)
+    }
+
+    /// Binds `values` to the parameters, in order (the first is parameter 1).
+    @discardableResult
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> Statement {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .integer(let number):
+                status = sqlite3_bind_int64(handle, index, number)
+            case .text(let text):
+                // SQLITE_TRANSIENT: SQLite copies the bytes before this call returns.
+                status = sqlite3_bind_text(
+                    handle, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            case .null:
+                status = sqlite3_bind_null(handle, index)
+            }
+            guard status == SQLITE_OK else { throw connection.error(status) }
+        }
+        return self
+    }
+
+    /// Runs the statement to its next row.
+    ///
+    /// - Returns: Whether there is a row to read; `false` once it is done.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let status: throw connection.error(status)
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run() throws(SQLiteError) {
+        while try step() {}
+    }
+
+    /// The integer in column `index` of the current row (0 for `NULL`).
+    func integer(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// The text in column `index` of the current row; `nil` for `NULL`.
+    func text(at index: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+/// A value bound to a statement's parameter.
+enum SQLiteValue {
+    case integer(Int64)
+    case text(String)
+    case null
+}

@@ -1,0 +1,324 @@
+public import Foundation
+import MVCModel
+public import MVCObservation
+public import MVCPersistence
+public import MVCStore
+import MVCTracing
+
+/// Keeps a ``/MVCStore/ListStore``'s list in an SQLite database: each edit written as it is made,
+/// in a transaction of its own, and other processes' commits taken in as ordinary store updates.
+///
+/// The store does not know which persistence it has: this type and
+/// ``/MVCStore/DocumentPersistence`` are the two ``/MVCStore/ListPersistence``s, and presenters and
+/// screens see the same store either way.
+///
+/// - Writing: edits are written in order, one transaction each, on the database's own queue (see
+///   ``ListDatabase``); ``saveStatus`` is `.pending` until every edit made so far is on disk,
+///   then `.saved`. A write that fails (another process kept the database locked past the busy
+///   wait, the disk is full) is retried, with the status `.failed`, until it succeeds.
+/// - Reading: after another process commits (the operating system says the database changed, or
+///   every `pollInterval` where it cannot), the rows its log entries name are read off the main
+///   actor, and only the resulting edits are applied on it, a few milliseconds at a time. Taking
+///   in waits until this process's own edits are written, so a row read back is never older than
+///   this process's edit of it.
+@MainActor
+public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
+    /// Where saving stands: `.pending` while edits wait to be written.
+    public var saveStatus: ReadOnlyProperty<SaveStatus> { status.readOnly }
+    private let status = ObservableProperty<SaveStatus>(.saved)
+    /// The database file.
+    public var url: URL { database.url }
+    /// Whether the operating system's notices of changes are used (else the database is polled,
+    /// or, with no poll interval, looked at only when ``lookForChanges()`` is called).
+    public private(set) var isWatchingFileEvents = false
+
+    let database: ListDatabase<Element>
+    weak var store: ListStore<Element>?
+    private let tracer: HopTracer
+    private var pending: [RowWrite<Element>] = []
+    private var writer: Task<Void, Never>?
+    private var failures = 0
+    private var failureCount = 0
+    private var lastError: PersistenceError?
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The last change log entry this process has taken in.
+    private var seen: Int64
+    /// Counts this process's edits, so a look that raced with one is done again.
+    private var edits = 0
+    private var isLooking = false
+    private var looksAgain = false
+    private var watcher: FileChangeWatcher?
+    private var poller: Task<Void, Never>?
+    private var trailingLooks: Task<Void, Never>?
+
+    init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
+        self.database = database
+        self.seen = seen
+        self.tracer = tracer
+    }
+
+    isolated deinit {
+        writer?.cancel()
+        poller?.cancel()
+        trailingLooks?.cancel()
+        watcher?.cancel()
+    }
+
+    // MARK: Writing
+
+    /// Queues the row write for `change`; the writer writes it in order, after those before it.
+    public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
+        edits += 1
+        let position: Int? =
+            switch change {
+            case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at): at
+            case .removed: nil
+            }
+        var write = RowWrite(change: change)
+        if let position {
+            write.predecessor = position > 0 ? elements[position - 1].id : nil
+            write.successor = position + 1 < elements.count ? elements[position + 1].id : nil
+        }
+        pending.append(write)
+        if failures == 0 { status.value = .pending }
+        startWriting()
+    }
+
+    /// Waits until every edit made so far is written.
+    ///
+    /// - Throws: The error of a write that failed while waiting; its edit stays queued and is
+    ///   tried again.
+    public func flush() async throws(PersistenceError) {
+        let failuresBefore = failureCount
+        while !pending.isEmpty {
+            await withCheckedContinuation { waiters.append($0) }
+            if failureCount > failuresBefore, let lastError { throw lastError }
+        }
+    }
+
+    /// Writes what is queued, then closes the database (the write-ahead log is folded into the
+    /// file). The store keeps working in memory; nothing is written after this.
+    public func close() async throws(PersistenceError) {
+        try await flush()
+        poller?.cancel()
+        watcher?.cancel()
+        await database.close()
+    }
+
+    private func startWriting() {
+        guard writer == nil else { return }
+        writer = Task { [weak self] in await self?.writeQueued() }
+    }
+
+    private func writeQueued() async {
+        while let next = pending.first, !Task.isCancelled {
+            do {
+                tracer.record(
+                    from: .persistence, to: .disk,
+                    "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
+                let merged = try await database.write(next)
+                tracer.record(from: .disk, to: .persistence, "committed")
+                pending.removeFirst()
+                failures = 0
+                if let merged, case .replaced(_, let written, _) = next.change {
+                    // Another process changed other fields meanwhile: the row holds both edits.
+                    tracer.record(from: .persistence, to: .store, "merged “\(merged.title)”")
+                    store?.takeIn([.replace(old: written, new: merged)])
+                }
+            } catch {
+                failures += 1
+                failureCount += 1
+                lastError = error
+                status.value = .failed(error, attempts: failures)
+                resumeWaiters()
+                let pause = Duration.milliseconds(min(50 << min(failures, 6), 2_000))
+                do { try await Task.sleep(for: pause) } catch { break }
+            }
+        }
+        writer = nil
+        guard pending.isEmpty else { return }
+        status.value = .saved
+        lastError = nil
+        resumeWaiters()
+        if looksAgain { lookForChanges() }
+    }
+
+    private func resumeWaiters() {
+        let waiting = waiters
+        waiters.removeAll()
+        for waiter in waiting { waiter.resume() }
+    }
+
+    // MARK: Taking in other processes' commits
+
+    /// Starts following other processes' commits: from the operating system's notices, or every
+    /// `pollInterval` where there are none (and always, if `pollInterval` is given and notices
+    /// are off).
+    func watch(events: Bool, pollInterval: Duration?, clock: any Clock<Duration>) {
+        if events {
+            watcher = FileChangeWatcher(files: [url, URL(fileURLWithPath: url.path + "-wal")]) {
+                [weak self] in
+                Task { @MainActor in self?.fileChanged() }
+            }
+        }
+        isWatchingFileEvents = watcher != nil
+        guard watcher == nil, let pollInterval else { return }
+        poller = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: pollInterval) } catch { return }
+                self?.lookForChanges()
+            }
+        }
+    }
+
+    /// Looks now, and again after growing pauses for about a second and a half: a notice can
+    /// come from the first bytes of a commit written to the log, and the commit becomes visible to
+    /// readers only after SQLite has flushed it to disk, with no notice of its own. Each look
+    /// costs one `PRAGMA data_version` when nothing changed.
+    private func fileChanged() {
+        lookForChanges()
+        trailingLooks?.cancel()
+        trailingLooks = Task { [weak self] in
+            for pause in [25, 50, 100, 200, 400, 800] {
+                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return }
+                self?.lookForChanges()
+            }
+        }
+    }
+
+    /// Looks for other processes' commits now, and takes them in.
+    ///
+    /// Called by the watcher; call it yourself to look without waiting for one.
+    public func lookForChanges() {
+        lookForChanges(force: false)
+    }
+
+    private func lookForChanges(force: Bool) {
+        guard !isLooking, pending.isEmpty else {
+            looksAgain = true
+            return
+        }
+        looksAgain = false
+        isLooking = true
+        let editsBefore = edits
+        let seen = self.seen
+        Task { [weak self, database] in
+            let result: Result<RemoteChanges<Element>?, PersistenceError>
+            do throws(PersistenceError) {
+                result = .success(try await database.changes(after: seen, force: force))
+            } catch {
+                result = .failure(error)
+            }
+            await self?.takeIn(result, editsBefore: editsBefore)
+        }
+    }
+
+    private func takeIn(_ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int)
+        async
+    {
+        defer {
+            isLooking = false
+            if looksAgain { lookForChanges(force: true) }
+        }
+        let changes: RemoteChanges<Element>?
+        switch result {
+        case .success(let read): changes = read
+        case .failure(let error):
+            store?.postNotice("could not read other programs' changes: \(error)")
+            return
+        }
+        guard let changes, let store else { return }
+        // An edit made meanwhile may be one the rows read do not have yet: read again after it.
+        guard edits == editsBefore else {
+            looksAgain = true
+            return
+        }
+        let completed: Bool
+        switch changes {
+        case .rows(let rows, let through, let problems):
+            tracer.record(
+                from: .persistence, to: .store,
+                "take in another process's edits (\(Element.counted(rows.count)))")
+            completed = await apply(rows, to: store, editsBefore: editsBefore)
+            if completed { finish(through: through, problems: problems, in: store) }
+        case .whole(let elements, let through, let problems):
+            tracer.record(
+                from: .persistence, to: .store,
+                "take in the whole list (\(Element.counted(elements.count)))")
+            let current = store.elements
+            let difference = await Task.detached {
+                ListDifference.changes(from: current, to: elements)
+            }.value
+            guard edits == editsBefore, store.elements == current else {
+                looksAgain = true
+                return
+            }
+            completed = await apply(difference, to: store, editsBefore: editsBefore)
+            if completed { finish(through: through, problems: problems, in: store) }
+        }
+        if !completed { looksAgain = true }
+    }
+
+    private func finish(through: Int64, problems: [String], in store: ListStore<Element>) {
+        seen = through
+        for problem in problems {
+            store.postNotice("skipped a row another program wrote: \(problem)")
+        }
+    }
+
+    /// Applies the rows, each as an edit against the list as it is then, yielding the main
+    /// actor every few milliseconds; stops (returning `false`) if this process edits meanwhile.
+    private func apply(_ rows: [RemoteRow<Element>], to store: ListStore<Element>, editsBefore: Int)
+        async -> Bool
+    {
+        var slice = ContinuousClock.now
+        for row in rows {
+            if ContinuousClock.now - slice > .milliseconds(4) {
+                await Task.yield()
+                guard edits == editsBefore else { return false }
+                slice = .now
+            }
+            store.takeIn(Self.edits(bringing: row, into: store))
+        }
+        return true
+    }
+
+    private func apply(_ difference: [ListEdit<Element>], to store: ListStore<Element>, editsBefore: Int)
+        async -> Bool
+    {
+        var slice = ContinuousClock.now
+        for edit in difference {
+            if ContinuousClock.now - slice > .milliseconds(4) {
+                await Task.yield()
+                guard edits == editsBefore else { return false }
+                slice = .now
+            }
+            store.takeIn([edit])
+        }
+        return true
+    }
+
+    /// The edits that make the store's list agree with `row`: its removal, or its insertion,
+    /// replacement and move to right after its predecessor.
+    static func edits(bringing row: RemoteRow<Element>, into store: ListStore<Element>)
+        -> [ListEdit<Element>]
+    {
+        let position = store.position(of: row.id)
+        guard let element = row.element else {
+            guard let position, let current = store.element(withID: row.id) else { return [] }
+            return [.remove(current, at: position)]
+        }
+        let after = row.predecessor.flatMap(store.position(of:))
+        guard let position, let current = store.element(withID: row.id) else {
+            return [.insert(element, at: after.map { $0 + 1 } ?? (row.predecessor == nil ? 0 : store.count))]
+        }
+        var edits: [ListEdit<Element>] = []
+        if current != element { edits.append(.replace(old: current, new: element)) }
+        let currentPredecessor = position > 0 ? store.elements[position - 1].id : nil
+        if currentPredecessor != row.predecessor, row.predecessor == nil || after != nil {
+            let destination = after.map { $0 < position ? $0 + 1 : $0 } ?? 0
+            edits.append(.move(row.id, from: position, to: destination))
+        }
+        return edits
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCSQLiteStore
+import MVCStore
+import MVCTracing
+
+/// The attractions store, kept in the format the file's extension names: an SQLite database for
+/// `.sqlite`, `.sqlite3` and `.db`, a JSON document otherwise.
+///
+/// This is the only place in the sample that knows the format: the presenters and the screen get
+/// the same `AttractionStore` either way.
+@MainActor
+struct OpenedStore {
+    /// How a list is kept on disk.
+    enum Format: Equatable {
+        /// A JSON document, rewritten whole (atomically) a moment after each burst of edits.
+        case document
+        /// An SQLite database, a row per attraction, each edit written at once.
+        case database
+
+        /// The format `url`'s extension names.
+        init(of url: URL) {
+            self = ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased()) ? .database : .document
+        }
+
+        /// The format in a sentence.
+        var name: String {
+            switch self {
+            case .document: "a JSON document"
+            case .database: "an SQLite database"
+            }
+        }
+    }
+
+    let store: AttractionStore
+    let format: Format
+    private let writePending: @MainActor () async -> String?
+    private let close: @MainActor () async -> String?
+
+    /// Opens the list at `url`, following other programs' saves from the operating system's
+    /// notices (or every half second where there are none).
+    static func open(_ url: URL, tracer: HopTracer) async throws(PersistenceError) -> OpenedStore {
+        switch Format(of: url) {
+        case .document:
+            let (store, saver) = try await AttractionStore.open(at: url, tracer: tracer)
+            saver.watchForSaves(fallbackInterval: .milliseconds(500))
+            let flush: @MainActor () async -> String? = {
+                do throws(PersistenceError) {
+                    try await saver.flush()
+                } catch {
+                    return error.description
+                }
+                if case .unconfirmed(let reason) = saver.status.value {
+                    // Written, but a power cut could still undo it: the user should know.
+                    return "the last save was written but not confirmed on disk: \(reason)"
+                }
+                return nil
+            }
+            return OpenedStore(store: store, format: .document, writePending: flush, close: flush)
+        case .database:
+            let (store, persistence) = try await AttractionStore.openDatabase(
+                at: url, pollInterval: .milliseconds(500), tracer: tracer)
+            return OpenedStore(
+                store: store, format: .database,
+                writePending: {
+                    do throws(PersistenceError) {
+                        try await persistence.flush()
+                        return nil
+                    } catch {
+                        return error.description
+                    }
+                },
+                close: {
+                    do throws(PersistenceError) {
+                        try await persistence.close()
+                        return nil
+                    } catch {
+                        return error.description
+                    }
+                })
+        }
+    }
+
+    /// Writes every edit made so far.
+    ///
+    /// - Returns: Why that failed, if it did.
+    func flush() async -> String? {
+        await writePending()
+    }
+
+    /// Writes every edit made so far and lets go of the file.
+    ///
+    /// - Returns: Why writing failed, if it did.
+    func finish() async -> String? {
+        await close()
+    }
+
+    /// Copies the list at `source` into a new file at `target`, each in the format its
+    /// extension names.
+    ///
+    /// - Returns: How many attractions were copied.
+    /// - Throws: `PersistenceError` if `source` cannot be read (or does not exist), or `target`
+    ///   exists already or cannot be written; an existing target is never replaced.
+    static func convert(_ source: URL, to target: URL) async throws(PersistenceError) -> Int {
+        let attractions: [Attraction]
+        switch Format(of: source) {
+        case .document:
+            guard let loaded = try await DocumentFile(url: source, format: .attractions).load() else {
+                throw .unreadable(path: source.path, reason: "there is no such file")
+            }
+            attractions = loaded
+        case .database:
+            guard FileManager.default.fileExists(atPath: source.path) else {
+                throw .unreadable(path: source.path, reason: "there is no such file")
+            }
+            attractions = try await SQLiteListFile<Attraction>.read(from: source)
+        }
+        switch Format(of: target) {
+        case .document:
+            guard !FileManager.default.fileExists(atPath: target.path) else {
+                throw .unwritable(
+                    path: target.path, reason: "a file is already there; it was left as it is")
+            }
+            try await DocumentFile(url: target, format: .attractions).save(attractions)
+        case .database:
+            try await SQLiteListFile<Attraction>.write(attractions, to: target)
+        }
+        return attractions.count
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCSQLiteStore
+import MVCStore
+import Testing
+
+/// What only the SQLite database does: rows written one at a time, a schema with a version, the
+/// busy wait. What both formats do is in `BothFormatsTests`.
+@MainActor
+@Suite("The SQLite store")
+struct SQLiteStoreTests {
+    private func ranks(_ url: URL) throws -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: try RawSQLite(url).rows("SELECT id, rank FROM elements").map {
+                ($0[0], $0[1])
+            })
+    }
+
+    @Test("a move or an insert in a long list writes one row, the attraction's own")
+    func constantRowsPerEdit() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("long.sqlite")
+        try await SQLiteListFile.write((1...2_000).map { Attraction(name: "row \($0)") }, to: url)
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        let before = try ranks(url)
+
+        try store.move(from: 1_500, to: 10)
+        try store.add(Attraction(name: "new"), at: 300)
+        try await persistence.flush()
+
+        let after = try ranks(url)
+        let changed = after.filter { before[$0.key] != $0.value }
+        #expect(changed.count == 2, "rows written: \(changed.count)")
+        try await persistence.close()
+        let reopened = try await SQLiteListFile<Attraction>.read(from: url)
+        #expect(reopened == store.elements)
+        #expect(reopened[10].name == "row 1501" && reopened[300].name == "new")
+    }
+
+    @Test("inserting again and again between the same two rows renumbers them, keeping the order")
+    func renumbering() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        try store.add(Attraction(name: "first"))
+        try store.add(Attraction(name: "last"))
+        // Each insert halves the gap at position 1: 2³² runs out after 32 of them.
+        for number in 1...45 { try store.add(Attraction(name: "insert \(number)"), at: 1) }
+        try await persistence.close()
+
+        #expect(try await SQLiteListFile<Attraction>.read(from: url) == store.elements)
+        #expect(store.elements.last?.name == "last" && store.elements[1].name == "insert 45")
+    }
+
+    @Test("a database of a newer schema version is refused, and left byte for byte")
+    func newerSchema() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        try RawSQLite(url).execute("PRAGMA user_version = 7")
+        let bytes = try Data(contentsOf: url)
+
+        await #expect(throws: PersistenceError.newerVersion(path: url.path, found: 7, supported: 1)) {
+            _ = try await AttractionStore.openDatabase(at: url)
+        }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test("another program's SQLite database, or a list of other things, is refused untouched")
+    func otherDatabases() async throws {
+        let folder = try TemporaryFolder()
+        let people = folder.file("people.sqlite")
+        try RawSQLite(people).execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')")
+        let contacts = folder.file("contacts.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: contacts)
+        try RawSQLite(contacts).execute("UPDATE meta SET value = 'contacts' WHERE key = 'kind'")
+
+        for (url, words) in [(people, "the tables people"), (contacts, "a list of contacts")] {
+            let bytes = try Data(contentsOf: url)
+            await #expect {
+                _ = try await AttractionStore.openDatabase(at: url)
+            } throws: { error in
+                guard case .corrupt(let path, let reason) = error as? PersistenceError else {
+                    return false
+                }
+                return path == url.path && reason.contains(words)
+            }
+            #expect(try Data(contentsOf: url) == bytes)
+        }
+    }
+
+    @Test("a database made before a field was described gets its column, and its rows the default")
+    func newFieldColumn() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("old.sqlite")
+        let louvre = Attraction(name: "Louvre")
+        // As a version of the program whose attractions had no notes would have made it.
+        try RawSQLite(url).execute(
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+            CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL, name TEXT);
+            CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, element_id TEXT NOT NULL,
+                origin TEXT NOT NULL);
+            INSERT INTO meta VALUES ('kind', 'attractions');
+            INSERT INTO elements VALUES ('\(louvre.id)', 0, 'Louvre');
+            PRAGMA user_version = 1;
+            """)
+
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        #expect(store.elements == [louvre])
+        try store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Vermeer"))
+        try await persistence.close()
+
+        #expect(try RawSQLite(url).rows("SELECT name, notes FROM elements") == [["Louvre", "Vermeer"]])
+    }
+
+    @Test("an edit waits out another program's lock, says it failed, and is saved once the lock is gone")
+    func busyDatabase() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("busy.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, busyWait: .milliseconds(50), pollInterval: nil)
+        let other = try RawSQLite(url)
+        try other.execute("BEGIN IMMEDIATE")
+
+        try store.add(Attraction(name: "Louvre"))
+        #expect(
+            await eventually {
+                if case .failed = persistence.saveStatus.value { true } else { false }
+            })
+        if case .failed(let error, _) = persistence.saveStatus.value {
+            #expect(error.description.contains("locked"), "\(error)")
+        }
+        try other.execute("COMMIT")
+        try await persistence.flush()
+
+        #expect(persistence.saveStatus.value == .saved)
+        #expect(try RawSQLite(url).rows("SELECT name FROM elements") == [["Louvre"]])
+    }
+
+    @Test("a store and its persistence are freed once let go, and the database is closed")
+    func freed() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        weak var weakStore: AttractionStore?
+        weak var weakPersistence: SQLitePersistence<Attraction>?
+        do {
+            let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+            weakStore = store
+            weakPersistence = persistence
+            try store.add(Attraction(name: "Louvre"))
+            try await persistence.close()
+        }
+        #expect(await eventually { weakStore == nil && weakPersistence == nil })
+        // The last connection folded the write-ahead log into the file.
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+}
