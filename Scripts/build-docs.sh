@@ -19,14 +19,14 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
+modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCSQLiteStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every other library module but the live avatar
-# service (a leaf nothing imports), so building the two emits every module's symbol graph. The
+# service and the SQLite store (leaves nothing imports), so building them emits every module's symbol graph. The
 # graphs stay in the scratch folder, so an incremental build that recompiles nothing still finds
 # them.
-for target in MVCPresenterTesting MVCAvatarServiceLive MVCObservationBridge; do
+for target in MVCPresenterTesting MVCAvatarServiceLive MVCObservationBridge MVCSQLiteStore; do
     swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 done

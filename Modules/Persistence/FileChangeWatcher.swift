@@ -106,7 +106,9 @@ public final class FileChangeWatcher {
             var names: [String] = []
             var buffer = [UInt8](repeating: 0, count: 4_096)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes {
+                    read(descriptor, $0.baseAddress, $0.count)
+                }
                 guard count > 0 else { return names }
                 names += Self.names(in: buffer[0..<count])
             }

@@ -51,7 +51,7 @@ struct RemoteRow<Element: SQLiteListElement>: Sendable {
 /// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
 ///   database of another list is refused.
 ///
-/// An actor on a queue of its own (``QueueExecutor``): every call that can block, on `fsync` or on
+/// An actor on a queue of its own (`QueueExecutor`): every call that can block, on `fsync` or on
 /// another process's lock, runs there, never on the main actor or the cooperative pool.
 actor ListDatabase<Element: SQLiteListElement> {
     /// The schema version this code reads and writes.
@@ -188,13 +188,22 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Brings the schema from `version` to the current one, and gives every described field a
     /// column.
+    ///
+    /// Several processes may open a new database at once: the version is read again inside the
+    /// write transaction, so only the first creates the tables, and the others find them made.
     private func migrate(_ connection: SQLiteConnection, from version: Int64) throws {
         // WAL: readers never wait for a writer, and a commit is one append to the log. It is a
         // property of the file, set outside any transaction.
-        _ = try strings(connection, "PRAGMA journal_mode = WAL")
+        try retryingWhileBusy { _ = try strings(connection, "PRAGMA journal_mode = WAL") }
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.writing {
+            let version = try connection.integerPragma("user_version")
+            if version > Self.schemaVersion {
+                throw PersistenceError.newerVersion(
+                    path: path, found: Int(version), supported: Int(Self.schemaVersion))
+            }
             if version < 1 {
+                try checkEmpty(connection)
                 try connection.execute(
                     """
                     CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -209,12 +218,27 @@ actor ListDatabase<Element: SQLiteListElement> {
                     .bind(.text(Element.pluralNoun)).run()
             }
             // Later versions add their steps here, each `if version < N`.
-            let columns = try Set(strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+            let columns = try Set(
+                strings(connection, "SELECT name FROM pragma_table_info('elements')"))
             for field in Element.fields where !columns.contains(field.name) {
-                try connection.execute("ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
+                try connection.execute(
+                    "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
             }
             if version < Self.schemaVersion {
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+        }
+    }
+
+    /// Runs `body`, again for up to the busy wait while another process holds a lock that
+    /// SQLite's own busy wait does not cover (switching the journal mode).
+    private func retryingWhileBusy(_ body: () throws -> Void) throws {
+        let deadline = ContinuousClock.now + busyWait
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
             }
         }
     }
@@ -267,7 +291,9 @@ actor ListDatabase<Element: SQLiteListElement> {
                 for element in elements {
                     rank += Self.rankGap
                     try connection.statement(sql)
-                        .bind([.text(element.id.description), .integer(rank)] + fieldValues(element))
+                        .bind(
+                            [.text(element.id.description), .integer(rank)] + fieldValues(element)
+                        )
                         .run()
                 }
             }
@@ -281,7 +307,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     {
         switch write.change {
         case .inserted(let element, _):
-            let rank = try rank(placing: element.id, after: write.predecessor, before: write.successor)
+            let rank = try rank(
+                placing: element.id, after: write.predecessor, before: write.successor)
             let names = ["id", "rank"] + Element.fields.map(\.name)
             let sql =
                 "INSERT OR REPLACE INTO elements (\(names.map(quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
@@ -291,7 +318,8 @@ actor ListDatabase<Element: SQLiteListElement> {
             try connection.statement("DELETE FROM elements WHERE id = ?")
                 .bind(.text(element.id.description)).run()
         case .moved(let element, _, _):
-            let rank = try rank(placing: element.id, after: write.predecessor, before: write.successor)
+            let rank = try rank(
+                placing: element.id, after: write.predecessor, before: write.successor)
             try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
                 .bind(.integer(rank), .text(element.id.description)).run()
         case .replaced(let old, let new, _):
@@ -328,7 +356,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the
     /// predecessor is not in the database; at the front if there is none; at the end if neither
     /// neighbour is there any more).
-    private func rank(placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?)
+    private func rank(
+        placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?
+    )
         throws -> Int64
     {
         for _ in 0..<2 {
@@ -337,7 +367,8 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
             try renumber()
         }
-        throw PersistenceError.unwritable(path: path, reason: "no room for a rank after renumbering")
+        throw PersistenceError.unwritable(
+            path: path, reason: "no room for a rank after renumbering")
     }
 
     /// The rank between the neighbours, or `nil` if they have no room between them.
@@ -347,9 +378,12 @@ actor ListDatabase<Element: SQLiteListElement> {
         let connection = try connected()
         let key = SQLiteValue.text(id.description)
         let rankOf = "SELECT rank FROM elements WHERE id = ?"
-        if let predecessor, let low = try integer(connection, rankOf, .text(predecessor.description)) {
+        if let predecessor,
+            let low = try integer(connection, rankOf, .text(predecessor.description))
+        {
             let high = try integer(
-                connection, "SELECT rank FROM elements WHERE rank > ? AND id != ? ORDER BY rank LIMIT 1",
+                connection,
+                "SELECT rank FROM elements WHERE rank > ? AND id != ? ORDER BY rank LIMIT 1",
                 .integer(low), key)
             return Self.between(low, high)
         }
@@ -440,7 +474,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         }
     }
 
-    private func changedRows(after seen: Int64, through newest: Int64, in connection: SQLiteConnection)
+    private func changedRows(
+        after seen: Int64, through newest: Int64, in connection: SQLiteConnection
+    )
         throws -> RemoteChanges<Element>
     {
         let keys = try strings(
@@ -458,13 +494,18 @@ actor ListDatabase<Element: SQLiteListElement> {
                 problems.append(problem)
             case .found(let element):
                 let rank =
-                    try integer(connection, "SELECT rank FROM elements WHERE id = ?", .text(key)) ?? 0
+                    try integer(connection, "SELECT rank FROM elements WHERE id = ?", .text(key))
+                    ?? 0
                 let before = try strings(
                     connection, "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
                     .integer(rank)
                 ).first
                 rows.append(
-                    (rank, RemoteRow(id: id, element: element, predecessor: before.flatMap(Element.ID.init))))
+                    (
+                        rank,
+                        RemoteRow(
+                            id: id, element: element, predecessor: before.flatMap(Element.ID.init))
+                    ))
             }
         }
         rows.sort { $0.rank < $1.rank }
@@ -485,7 +526,8 @@ actor ListDatabase<Element: SQLiteListElement> {
             .bind(.text(id.description))
         defer { statement.reset() }
         guard try statement.step() else { return .missing }
-        switch Self.element(in: statement, columns: Array(Element.fields.indices.map { Int32($0 + 1) }))
+        switch Self.element(
+            in: statement, columns: Array(Element.fields.indices.map { Int32($0 + 1) }))
         {
         case .success(let element): return .found(element)
         case .failure(let problem): return .unreadable(problem.reason)
@@ -498,7 +540,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         -> (elements: [Element], through: Int64, problems: [String])
     {
         do {
-            let existing = Set(try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+            let existing = Set(
+                try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
             let stored = Element.fields.filter { existing.contains($0.name) }
             var columnOfField: [Int32] = []
             var next: Int32 = 1
@@ -546,13 +589,15 @@ actor ListDatabase<Element: SQLiteListElement> {
     > {
         let key = statement.text(at: 0) ?? ""
         guard let id = Element.ID(key) else {
-            return .failure(RowProblem(reason: "its id “\(key)” is not the id of \(article) \(Element.noun)"))
+            return .failure(
+                RowProblem(reason: "its id “\(key)” is not the id of \(article) \(Element.noun)"))
         }
         var element = Element(blankWithID: id)
         for (field, column) in zip(Element.fields, columns) where column >= 0 {
             guard let text = statement.text(at: column) else { continue }
             if let problem = field.set(text, in: &element) {
-                return .failure(RowProblem(reason: "\(Element.noun) \(key), field “\(field.name)”: \(problem)"))
+                return .failure(
+                    RowProblem(reason: "\(Element.noun) \(key), field “\(field.name)”: \(problem)"))
             }
         }
         if let problem = element.problems.first {

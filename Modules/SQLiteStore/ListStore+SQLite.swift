@@ -33,7 +33,8 @@ extension ListStore where Element: SQLiteListElement {
     {
         let database = ListDatabase<Element>(url: url, busyWait: busyWait)
         let loaded = try await database.open()
-        let persistence = SQLitePersistence(database: database, seen: loaded.through, tracer: tracer)
+        let persistence = SQLitePersistence(
+            database: database, seen: loaded.through, tracer: tracer)
         let store = ListStore(loaded.elements, persistence: persistence, tracer: tracer)
         persistence.store = store
         persistence.watch(events: watchesFileEvents, pollInterval: pollInterval, clock: clock)
@@ -46,7 +47,7 @@ extension ListStore where Element: SQLiteListElement {
 public enum SQLiteListFile<Element: SQLiteListElement> {
     /// The list in the database at `url`.
     ///
-    /// - Throws: `PersistenceError`, as ``/MVCStore/ListStore/openDatabase(at:busyWait:watchesFileEvents:pollInterval:clock:tracer:)``.
+    /// - Throws: `PersistenceError`, as `ListStore.openDatabase(at:)`.
     public static func read(from url: URL) async throws(PersistenceError) -> [Element] {
         let database = ListDatabase<Element>(url: url)
         let loaded = try await database.open()
@@ -60,7 +61,8 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
     ///   the database cannot be written.
     public static func write(_ elements: [Element], to url: URL) async throws(PersistenceError) {
         guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw .unwritable(path: url.path, reason: "a file is already there; it was left as it is")
+            throw .unwritable(
+                path: url.path, reason: "a file is already there; it was left as it is")
         }
         let database = ListDatabase<Element>(url: url)
         _ = try await database.open()

@@ -19,7 +19,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// One connection to an SQLite database: the only type in the package that calls SQLite's C
 /// interface, so every pointer it hands out stays in this file.
 ///
-/// Not `Sendable`: a connection is used by one thread at a time. ``ListDatabase`` owns one and
+/// Not `Sendable`: a connection is used by one thread at a time. `ListDatabase` owns one and
 /// uses it only from its own serial queue.
 final class SQLiteConnection {
     private let handle: OpaquePointer
@@ -41,7 +41,8 @@ final class SQLiteConnection {
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
-        let milliseconds = busyWait.components.seconds * 1_000
+        let milliseconds =
+            busyWait.components.seconds * 1_000
             + busyWait.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }

@@ -13,7 +13,7 @@ import MVCTracing
 /// screens see the same store either way.
 ///
 /// - Writing: edits are written in order, one transaction each, on the database's own queue (see
-///   ``ListDatabase``); ``saveStatus`` is `.pending` until every edit made so far is on disk,
+///   `ListDatabase`); ``saveStatus`` is `.pending` until every edit made so far is on disk,
 ///   then `.saved`. A write that fails (another process kept the database locked past the busy
 ///   wait, the disk is full) is retried, with the status `.failed`, until it succeeds.
 /// - Reading: after another process commits (the operating system says the database changed, or
@@ -213,7 +213,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
     }
 
-    private func takeIn(_ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int)
+    private func takeIn(
+        _ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int
+    )
         async
     {
         defer {
@@ -283,7 +285,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         return true
     }
 
-    private func apply(_ difference: [ListEdit<Element>], to store: ListStore<Element>, editsBefore: Int)
+    private func apply(
+        _ difference: [ListEdit<Element>], to store: ListStore<Element>, editsBefore: Int
+    )
         async -> Bool
     {
         var slice = ContinuousClock.now
@@ -310,7 +314,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         let after = row.predecessor.flatMap(store.position(of:))
         guard let position, let current = store.element(withID: row.id) else {
-            return [.insert(element, at: after.map { $0 + 1 } ?? (row.predecessor == nil ? 0 : store.count))]
+            return [
+                .insert(
+                    element, at: after.map { $0 + 1 } ?? (row.predecessor == nil ? 0 : store.count))
+            ]
         }
         var edits: [ListEdit<Element>] = []
         if current != element { edits.append(.replace(old: current, new: element)) }

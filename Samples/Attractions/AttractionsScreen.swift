@@ -130,7 +130,8 @@ final class AttractionsScreen {
         if count > windowSize {
             let pages = (count + windowSize - 1) / windowSize
             lines.append(
-                "  (rows \(first + 1)–\(last) of \(count); 'page <1–\(pages)>' shows another \(windowSize))")
+                "  (rows \(first + 1)–\(last) of \(count); 'page <1–\(pages)>' shows another \(windowSize))"
+            )
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
         if let problem = state.saveProblem {

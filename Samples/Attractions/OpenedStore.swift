@@ -22,7 +22,9 @@ struct OpenedStore {
 
         /// The format `url`'s extension names.
         init(of url: URL) {
-            self = ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased()) ? .database : .document
+            self =
+                ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased())
+                ? .database : .document
         }
 
         /// The format in a sentence.
@@ -107,7 +109,8 @@ struct OpenedStore {
         let attractions: [Attraction]
         switch Format(of: source) {
         case .document:
-            guard let loaded = try await DocumentFile(url: source, format: .attractions).load() else {
+            guard let loaded = try await DocumentFile(url: source, format: .attractions).load()
+            else {
                 throw .unreadable(path: source.path, reason: "there is no such file")
             }
             attractions = loaded

@@ -54,9 +54,10 @@ let tracer =
 let storeURL: URL
 let convertURL: URL?
 do throws(UsageError) {
-    storeURL = try arguments.values["--store"].map { (text) throws(UsageError) in
-        try StoreOption.url(from: text, option: "--store")
-    } ?? defaultStore
+    storeURL =
+        try arguments.values["--store"].map { (text) throws(UsageError) in
+            try StoreOption.url(from: text, option: "--store")
+        } ?? defaultStore
     convertURL = try arguments.values["--convert"].map { (text) throws(UsageError) in
         try StoreOption.url(from: text, option: "--convert")
     }
@@ -70,7 +71,8 @@ if let convertURL {
     do throws(PersistenceError) {
         let count = try await OpenedStore.convert(storeURL, to: convertURL)
         console.print(
-            "Copied \(Attraction.counted(count)) into \(convertURL.path.terminalSafe), \(OpenedStore.Format(of: convertURL).name).")
+            "Copied \(Attraction.counted(count)) into \(convertURL.path.terminalSafe), \(OpenedStore.Format(of: convertURL).name)."
+        )
         exitProcess(0)
     } catch {
         console.printError(error.description)

@@ -2,6 +2,9 @@
 enum LayerRule: Equatable {
     /// A library layer: it may depend on these project modules and no others.
     case layer(mayImport: Set<String>)
+    /// A C library the system provides, reached through a module map (SQLite): it imports no
+    /// project module, and is not a product (the module that wraps it is).
+    case systemLibrary
     /// The View (samples and their support code) and tooling (benchmarks): anything goes, since
     /// they are composition roots. Nothing may depend on them except tests.
     case composition
@@ -16,6 +19,11 @@ enum LayerRules {
         "MVCPersistence": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
         "MVCStore": .layer(mayImport: [
             "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+        ]),
+        // SQLite's C interface, a system library: it imports nothing of the project's.
+        "CSQLite": .systemLibrary,
+        "MVCSQLiteStore": .layer(mayImport: [
+            "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
         ]),
         "MVCAvatarServiceLive": .layer(mayImport: ["MVCStore", "MVCModel"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),

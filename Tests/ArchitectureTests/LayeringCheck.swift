@@ -45,6 +45,14 @@ enum LayeringCheck {
                             "\(module.name) is not in the layer table; add it to DESIGN.md and LayerRules"
                     )
                 )
+            case .systemLibrary:
+                for dependency in module.declaredDependencies.sorted() {
+                    found.append(
+                        Violation(
+                            description:
+                                "\(module.name) is a system library, and depends on \(dependency); it may depend on nothing of the project's"
+                        ))
+                }
             case .composition:
                 continue
             case .layer(let allowed):

@@ -19,8 +19,21 @@ struct AttractionsFaultTests {
     }
     private var store: String { folder.appending(path: "attractions.json").path }
 
-    private func names() throws -> [String] {
-        let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: store)).readToEnd() ?? Data()
+    /// The store's file in the format with this extension ("json" or "sqlite").
+    private func store(_ format: String) -> String {
+        folder.appending(path: "attractions.\(format)").path
+    }
+
+    /// The names in the JSON document `store`, or in the list at `path` (converted to one first).
+    private func names(in path: String? = nil) throws -> [String] {
+        var file = store
+        if let path, !path.hasSuffix(".json") {
+            file = folder.appending(path: "export-\(UUID().uuidString).json").path
+            let run = try SampleRunner.run(
+                "attractions", ["--store", path, "--convert", file], script: "")
+            #expect(run.status == 0, "\(run.errors)")
+        }
+        let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readToEnd() ?? Data()
         let text = String(decoding: data, as: UTF8.self)
         return text.components(separatedBy: "\"name\":\"").dropFirst().compactMap {
             $0.split(separator: "\"").first.map(String.init)
@@ -29,9 +42,10 @@ struct AttractionsFaultTests {
 
     @Test(
         "SIGINT, SIGTERM and SIGHUP right after an edit write it, and end by the signal",
-        arguments: [SIGINT, SIGTERM, SIGHUP])
-    func signalWritesPending(signal: Int32) throws {
+        arguments: [SIGINT, SIGTERM, SIGHUP], ["json", "sqlite"])
+    func signalWritesPending(signal: Int32, format: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
         let sample = try LiveSample("attractions", ["--store", store])
 
         sample.send("add Louvre")
@@ -40,12 +54,15 @@ struct AttractionsFaultTests {
         _ = try sample.finish(closingInput: false)
 
         #expect(sample.endedBySignal)
-        #expect(try names() == ["Louvre"])
+        #expect(try names(in: store) == ["Louvre"])
     }
 
-    @Test("a reader that stops early gets the edits written, and the sample ends by SIGPIPE")
-    func closedOutputWritesPending() throws {
+    @Test(
+        "a reader that stops early gets the edits written, and the sample ends by SIGPIPE",
+        arguments: ["json", "sqlite"])
+    func closedOutputWritesPending(format: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
         // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end open, which would
         // keep the pipe from ever closing.
         var ends: [Int32] = [0, 0]
@@ -83,12 +100,15 @@ struct AttractionsFaultTests {
 
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == SIGPIPE)
-        #expect(try names() == ["Louvre", "Eiffel"])
+        #expect(try names(in: store) == ["Louvre", "Eiffel"])
     }
 
-    @Test("SIGKILL loses at most the edits of the autosave delay before it")
-    func sigkillBound() throws {
+    @Test(
+        "SIGKILL loses at most the edits of the autosave delay before it (none in a database)",
+        arguments: ["json", "sqlite"])
+    func sigkillBound(format: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
         let sample = try LiveSample("attractions", ["--store", store])
 
         sample.send("add Louvre")
@@ -101,12 +121,15 @@ struct AttractionsFaultTests {
         sample.signal(SIGKILL)
         _ = try sample.finish(closingInput: false)
 
-        #expect(try names().first == "Louvre")
+        #expect(try names(in: store).first == "Louvre")
     }
 
-    @Test("a running sample shows another program's save within about a second")
-    func otherProgramsSaveShows() throws {
+    @Test(
+        "a running sample shows another program's save within about a second",
+        arguments: ["json", "sqlite"])
+    func otherProgramsSaveShows(format: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
         let watching = try LiveSample("attractions", ["--store", store])
         #expect(watching.waitForOutput(containing: "No attractions yet.") != nil)
 
@@ -121,12 +144,15 @@ struct AttractionsFaultTests {
             shownAfter.map { $0 < .seconds(3) } == true,
             "shown after \(String(describing: shownAfter))")
         #expect(run.status == 0)
-        #expect(try names() == ["Orsay", "Louvre"])
+        #expect(try names(in: store) == ["Orsay", "Louvre"])
     }
 
-    @Test("three programs adding 30 attractions each at once leave all 90 in the file")
-    func threeWriters() throws {
+    @Test(
+        "three programs adding 30 attractions each at once leave all 90 in the file",
+        arguments: ["json", "sqlite"])
+    func threeWriters(format: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
         let samples = try (1...3).map { writer in
             let sample = try LiveSample("attractions", ["--store", store])
             for index in 1...30 { sample.send("add writer \(writer) #\(index)") }
@@ -136,7 +162,7 @@ struct AttractionsFaultTests {
         let runs = try samples.map { try $0.finish() }
 
         #expect(runs.map(\.status) == [0, 0, 0])
-        #expect(Set(try names()).count == 90)
+        #expect(Set(try names(in: store)).count == 90)
     }
 
     @Test(

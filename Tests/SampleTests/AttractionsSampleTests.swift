@@ -218,11 +218,13 @@ struct AttractionsSampleTests {
     func help() throws {
         let run = try SampleRunner.run("attractions", ["--help"])
 
-        #expect(run.output.hasPrefix("USAGE: attractions [--store PATH] [--trace] [-h | --help]"))
+        #expect(
+            run.output.hasPrefix(
+                "USAGE: attractions [--store PATH] [--convert PATH] [--trace] [-h | --help]"))
         for command in [
             "list", "add <name>", "new", "edit <row>", "name <text>", "notes <text>", "save",
             "cancel",
-            "move <from> <to>", "delete <row>", "undo", "redo", "help", "quit",
+            "move <from> <to>", "delete <row>", "page <n>", "undo", "redo", "help", "quit",
         ] {
             #expect(run.output.contains("\n\(command) "), "--help does not list \(command)")
         }

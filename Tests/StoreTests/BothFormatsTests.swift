@@ -102,7 +102,9 @@ func eventually(seconds: Int = 10, _ condition: () -> Bool) async -> Bool {
 @MainActor
 @Suite("Both formats keep a list, shared by processes, the same way")
 struct BothFormatsTests {
-    @Test("every edit is kept, and a reopened store has the list in order", arguments: ListFormat.allCases)
+    @Test(
+        "every edit is kept, and a reopened store has the list in order",
+        arguments: ListFormat.allCases)
     func reopen(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let list = try await format.open(format.file(in: folder))
@@ -111,7 +113,8 @@ struct BothFormatsTests {
         try list.store.add(orsay)
         try list.store.add(Attraction(name: "Eiffel"), at: 0)
         try list.store.move(from: 2, to: 0)
-        try list.store.replace(orsay.id, with: Attraction(id: orsay.id, name: "Orsay", notes: "Monet"))
+        try list.store.replace(
+            orsay.id, with: Attraction(id: orsay.id, name: "Orsay", notes: "Monet"))
         try list.store.delete(at: 1)
         try list.store.undo()
         try list.store.add(Attraction(name: "Rodin"), at: 1)
@@ -139,7 +142,8 @@ struct BothFormatsTests {
 
         let orsay = try writer.store.element(at: 1)
         try writer.store.move(from: 3, to: 0)
-        try writer.store.replace(orsay.id, with: Attraction(id: orsay.id, name: "Orsay", notes: "Monet"))
+        try writer.store.replace(
+            orsay.id, with: Attraction(id: orsay.id, name: "Orsay", notes: "Monet"))
         try writer.store.delete(at: 1)
         try writer.store.add(Attraction(name: "Cluny"), at: 2)
         try await writer.flush()
@@ -150,7 +154,9 @@ struct BothFormatsTests {
         #expect(reader.store.undoLabel == nil, "another process's edits are not this one's to undo")
     }
 
-    @Test("two processes editing different fields of one attraction keep both edits", arguments: ListFormat.allCases)
+    @Test(
+        "two processes editing different fields of one attraction keep both edits",
+        arguments: ListFormat.allCases)
     func fieldsFromBoth(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let first = try await format.open(format.file(in: folder))
@@ -161,15 +167,19 @@ struct BothFormatsTests {
         #expect(await eventually { second.store.elements == [louvre] })
 
         try first.store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Musée du Louvre"))
-        try second.store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Closed on Tuesdays"))
+        try second.store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Closed on Tuesdays"))
         try await first.flush()
         try await second.flush()
 
         let both = Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Closed on Tuesdays")
-        #expect(await eventually { first.store.elements == [both] && second.store.elements == [both] })
+        #expect(
+            await eventually { first.store.elements == [both] && second.store.elements == [both] })
     }
 
-    @Test("undo finds its attraction by id after another process's edits", arguments: ListFormat.allCases)
+    @Test(
+        "undo finds its attraction by id after another process's edits",
+        arguments: ListFormat.allCases)
     func undoAfterOtherProcessesEdits(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let first = try await format.open(format.file(in: folder))
@@ -191,7 +201,9 @@ struct BothFormatsTests {
         #expect(await eventually { second.store.elements == [orsay] })
     }
 
-    @Test("a file that is not a list is refused, named, and left byte for byte", arguments: ListFormat.allCases)
+    @Test(
+        "a file that is not a list is refused, named, and left byte for byte",
+        arguments: ListFormat.allCases)
     func notAList(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let url = format.file(in: folder)

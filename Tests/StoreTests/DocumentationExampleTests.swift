@@ -3,6 +3,7 @@ import MVCAvatarServiceLive
 import MVCModel
 import MVCObservation
 import MVCPersistence
+import MVCSQLiteStore
 import MVCStore
 import Testing
 
@@ -68,5 +69,25 @@ struct StoreDocumentationExampleTests {
 
         #expect(avatar.format == .netpbm)
         #expect(try avatar.picture?.get().width == 8)
+    }
+
+    @Test("the MVCSQLiteStore overview example keeps a list in a database, in order")
+    @MainActor
+    func databaseExample() async throws {
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+
+        // BEGIN MVCSQLiteStore example
+        let url = folder.appending(path: "attractions.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        try store.add(Attraction(name: "Louvre"))
+        try store.add(Attraction(name: "Orsay"))
+        try store.move(from: 1, to: 0)
+        try await persistence.close()
+        let kept = try await SQLiteListFile<Attraction>.read(from: url)
+        // kept.map(\.name) == ["Orsay", "Louvre"]
+        // END MVCSQLiteStore example
+
+        #expect(kept.map(\.name) == ["Orsay", "Louvre"])
     }
 }

@@ -23,7 +23,8 @@ struct SQLiteStoreTests {
         let folder = try TemporaryFolder()
         let url = folder.file("long.sqlite")
         try await SQLiteListFile.write((1...2_000).map { Attraction(name: "row \($0)") }, to: url)
-        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
         let before = try ranks(url)
 
         try store.move(from: 1_500, to: 10)
@@ -43,7 +44,8 @@ struct SQLiteStoreTests {
     func renumbering() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
         try store.add(Attraction(name: "first"))
         try store.add(Attraction(name: "last"))
         // Each insert halves the gap at position 1: 2³² runs out after 32 of them.
@@ -62,7 +64,8 @@ struct SQLiteStoreTests {
         try RawSQLite(url).execute("PRAGMA user_version = 7")
         let bytes = try Data(contentsOf: url)
 
-        await #expect(throws: PersistenceError.newerVersion(path: url.path, found: 7, supported: 1)) {
+        await #expect(throws: PersistenceError.newerVersion(path: url.path, found: 7, supported: 1))
+        {
             _ = try await AttractionStore.openDatabase(at: url)
         }
         #expect(try Data(contentsOf: url) == bytes)
@@ -72,7 +75,8 @@ struct SQLiteStoreTests {
     func otherDatabases() async throws {
         let folder = try TemporaryFolder()
         let people = folder.file("people.sqlite")
-        try RawSQLite(people).execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')")
+        try RawSQLite(people).execute(
+            "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('Ada')")
         let contacts = folder.file("contacts.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: contacts)
         try RawSQLite(contacts).execute("UPDATE meta SET value = 'contacts' WHERE key = 'kind'")
@@ -108,15 +112,20 @@ struct SQLiteStoreTests {
             PRAGMA user_version = 1;
             """)
 
-        let (store, persistence) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
         #expect(store.elements == [louvre])
-        try store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Vermeer"))
+        try store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Vermeer"))
         try await persistence.close()
 
-        #expect(try RawSQLite(url).rows("SELECT name, notes FROM elements") == [["Louvre", "Vermeer"]])
+        #expect(
+            try RawSQLite(url).rows("SELECT name, notes FROM elements") == [["Louvre", "Vermeer"]])
     }
 
-    @Test("an edit waits out another program's lock, says it failed, and is saved once the lock is gone")
+    @Test(
+        "an edit waits out another program's lock, says it failed, and is saved once the lock is gone"
+    )
     func busyDatabase() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("busy.sqlite")
