@@ -7,8 +7,10 @@ public import Foundation
     import Darwin
 #endif
 
-/// Tells when one of some files changes, from the operating system's own notices: inotify on
-/// Linux, dispatch file-system sources on Apple platforms. No polling.
+/// Tells when one of some files changes, from the operating system's own notices.
+///
+/// The notices are inotify's on Linux, dispatch file-system sources' on Apple platforms: no
+/// polling.
 ///
 /// It watches the files' folders, so a file replaced by a rename (a document's atomic save), or
 /// one that does not exist yet, is still seen; only changes to the named files are passed on.

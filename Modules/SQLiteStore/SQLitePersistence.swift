@@ -96,8 +96,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
     }
 
-    /// Writes what is queued, then closes the database (the write-ahead log is folded into the
-    /// file). The store keeps working in memory; nothing is written after this.
+    /// Writes what is queued, then closes the database.
+    ///
+    /// The write-ahead log is folded into the file. The store keeps working in memory; nothing is
+    /// written after this.
     public func close() async throws(PersistenceError) {
         try await flush()
         poller?.cancel()
@@ -171,8 +173,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
     }
 
-    /// Looks now, and again after growing pauses for about a second and a half: a notice can
-    /// come from the first bytes of a commit written to the log, and the commit becomes visible to
+    /// Looks now, and again after growing pauses for about a second and a half.
+    ///
+    /// A notice can come from the first bytes of a commit written to the log, and the commit becomes visible to
     /// readers only after SQLite has flushed it to disk, with no notice of its own. Each look
     /// costs one `PRAGMA data_version` when nothing changed.
     private func fileChanged() {

@@ -6,8 +6,10 @@ import MVCSQLiteStore
 import MVCStore
 import Testing
 
-/// What only the SQLite database does: rows written one at a time, a schema with a version, the
-/// busy wait. What both formats do is in `BothFormatsTests`.
+/// What only the SQLite database does.
+///
+/// Rows written one at a time, a schema with a version, the busy wait; what both formats do is in
+/// `BothFormatsTests`.
 @MainActor
 @Suite("The SQLite store")
 struct SQLiteStoreTests {
