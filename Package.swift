@@ -244,6 +244,7 @@ let package = Package(
             dependencies: [
                 "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCSQLiteStore",
                 "MVCPresenter", "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
+                "CSQLite",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

@@ -15,11 +15,14 @@ let usage = """
       --quick          run a tenth of the iterations once each (a smoke test; figures are noisy)
       --only SECTION   run only SECTION (repeatable): \(BenchmarkSection.allCases.map(\.rawValue).joined(separator: ", "))
       -h, --help       show this help
+
+    The database section runs this program again as the other process it measures
+    (--open-child PATH, --edit-child PATH); those are not for use by hand.
     """
 
 /// The groups of figures, in the order they print.
 enum BenchmarkSection: String, CaseIterable {
-    case observation, bridge, attractions, avatars, sharing, network
+    case observation, bridge, attractions, avatars, sharing, database, network
 }
 
 /// What the command line asked for, or the reason it cannot be run.
@@ -56,7 +59,11 @@ struct BenchmarkUsageError: Error {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.count == 2, arguments[0] == "--open-child" {
+    await DatabaseBenchmarks.openChild(arguments[1])
+} else if arguments.count == 2, arguments[0] == "--edit-child" {
+    await EditChild.run(arguments[1])
+} else if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
 } else {
     switch parseArguments(arguments) {
@@ -81,6 +88,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
             case .attractions: await AttractionBenchmarks.run(scale: scale, stopwatch: stopwatch)
             case .avatars: await AvatarBenchmarks.run(scale: scale, stopwatch: stopwatch)
             case .sharing: await SharingBenchmarks.run(stopwatch: stopwatch)
+            case .database: await DatabaseBenchmarks.run(quick: isQuick)
             case .network: await NetworkBenchmarks.run(quick: isQuick)
             }
         }

@@ -21,8 +21,12 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// Takes the file's newer version in: given the version both sides last agreed on and the
     /// file's, plus sentences about conflicts, returns the owner's version after taking the file's
     /// changes in (the owner's own unsaved changes kept).
+    ///
+    /// It is asynchronous so that the owner can merge and compare off the main actor (a long list
+    /// takes a while) and apply the result in short steps; the saver waits for its answer, and
+    /// changes made meanwhile are written after it.
     public typealias Reconcile =
-        @MainActor (_ base: Document?, _ file: Document, _ notices: [String]) -> Document
+        @MainActor (_ base: Document?, _ file: Document, _ notices: [String]) async -> Document
 
     /// The file written to.
     public let file: DocumentFile<Document>
@@ -162,8 +166,10 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
             case .checkFile(let base):
                 startCheck(against: base)
             case .reconcile(let base, let fileDocument, let notices):
-                let current = takeIn(fileDocument, base: base, notices: notices)
-                run(state.reconciled(current))
+                Task {
+                    let current = await takeIn(fileDocument, base: base, notices: notices)
+                    run(state.reconciled(current))
+                }
             case .notify(let message):
                 tracer.record(from: .persistence, to: .store, message)
                 notify?(message)
@@ -243,12 +249,14 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
 
     /// Hands the file's version to the owner; returns the owner's version afterwards, which
     /// becomes the pending version if it differs from the file's.
-    private func takeIn(_ fileDocument: Document, base: Document?, notices: [String]) -> Document {
+    private func takeIn(_ fileDocument: Document, base: Document?, notices: [String]) async
+        -> Document
+    {
         guard let reconcile else {
             // No owner to tell: at least keep the pending version from undoing the file's changes.
             guard let pending = state.pending else { return fileDocument }
             return merge(base, pending, fileDocument).document
         }
-        return reconcile(base, fileDocument, notices)
+        return await reconcile(base, fileDocument, notices)
     }
 }

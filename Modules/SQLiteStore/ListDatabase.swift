@@ -95,37 +95,45 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// A file that is not a database of this kind, or whose rows break the model's rules, is
     /// refused before anything is written to it.
     ///
-    /// - Returns: The list, and the last change log entry it includes.
-    func open() throws(PersistenceError) -> (elements: [Element], through: Int64) {
+    /// - Returns: The list (decoded on every core and indexed here, off the main actor), and the
+    ///   last change log entry it includes.
+    func open() async throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
         try checkFileBeforeOpening()
-        let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, busyWait: busyWait)
         } catch {
             throw .unreadable(path: path, reason: error.message)
         }
-        do {
-            let version = try connection.integerPragma("user_version")
-            if version > Self.schemaVersion {
-                throw PersistenceError.newerVersion(
-                    path: path, found: Int(version), supported: Int(Self.schemaVersion))
+        do throws(PersistenceError) {
+            // Several processes opening one new database at once can meet a lock that SQLite's
+            // busy wait does not cover (the journal mode switching): each step can run again.
+            let (version, rows) = try sqliteCall {
+                try retryingWhileBusy { try read(connected()) }
             }
-            var loaded: (elements: [Element], through: Int64) = ([], 0)
-            if version == 0 {
-                try checkEmpty(connection)
-            } else {
-                try checkKind(connection)
-                let whole = try connection.reading {
-                    try readWholeList(connection, refusingProblems: true)
-                }
-                loaded = (whole.elements, whole.through)
+            let decoded = await Self.decode(rows)
+            if let problem = decoded.problems.first {
+                throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
             }
             // Nothing was written before this point: a refused file is left as it was.
-            try migrate(connection, from: version)
-            try prune(connection)
-            self.connection = connection
-            seenDataVersion = try connection.integerPragma("data_version")
-            return loaded
+            try sqliteCall {
+                try retryingWhileBusy {
+                    try migrate(connected(), from: version)
+                    try prune(connected())
+                }
+                seenDataVersion = try connected().integerPragma("data_version")
+            }
+            return (EditableList(decoded.elements), rows.through)
+        } catch {
+            connection = nil
+            throw error
+        }
+    }
+
+    /// Runs `body`, turning SQLite's errors into the ones a user reads.
+    private func sqliteCall<Result>(_ body: () throws -> Result) throws(PersistenceError) -> Result
+    {
+        do {
+            return try body()
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
@@ -135,6 +143,21 @@ actor ListDatabase<Element: SQLiteListElement> {
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+    }
+
+    /// Checks what the database is, and reads its rows' text (none for a new database).
+    private func read(_ connection: SQLiteConnection) throws -> (version: Int64, rows: StoredRows) {
+        let version = try connection.integerPragma("user_version")
+        if version > Self.schemaVersion {
+            throw PersistenceError.newerVersion(
+                path: path, found: Int(version), supported: Int(Self.schemaVersion))
+        }
+        if version == 0 {
+            try checkEmpty(connection)
+            return (version, StoredRows())
+        }
+        try checkKind(connection)
+        return (version, try connection.reading { try readRows(connection) })
     }
 
     /// Lets go of the connection; the last connection to close folds the write-ahead log into
@@ -232,7 +255,7 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Runs `body`, again for up to the busy wait while another process holds a lock that
     /// SQLite's own busy wait does not cover (switching the journal mode).
-    private func retryingWhileBusy(_ body: () throws -> Void) throws {
+    private func retryingWhileBusy<Result>(_ body: () throws -> Result) throws -> Result {
         let deadline = ContinuousClock.now + busyWait
         while true {
             do {
@@ -447,31 +470,45 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Parameter force: Look in the log even if SQLite says no other connection committed since
     ///   the last look (after a look whose result was not used).
-    func changes(after seen: Int64, force: Bool = false) throws(PersistenceError)
+    func changes(after seen: Int64, force: Bool = false) async throws(PersistenceError)
         -> RemoteChanges<Element>?
     {
         let connection = try connected()
+        let found: Found?
         do {
             let version = try connection.integerPragma("data_version")
             guard force || version != seenDataVersion else { return nil }
             seenDataVersion = version
-            return try connection.reading { () throws -> RemoteChanges<Element>? in
+            found = try connection.reading { () throws -> Found? in
                 let newest =
                     try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
                 guard newest > seen else { return nil }
                 let oldest =
                     try integer(connection, "SELECT coalesce(min(seq), 0) FROM changes") ?? 0
                 if oldest > seen + 1 {
-                    let whole = try readWholeList(connection, refusingProblems: false)
-                    return .whole(whole.elements, through: newest, problems: whole.problems)
+                    return .whole(try readRows(connection), through: newest)
                 }
-                return try changedRows(after: seen, through: newest, in: connection)
+                return .rows(try changedRows(after: seen, through: newest, in: connection))
             }
         } catch let error as PersistenceError {
             throw error
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+        switch found {
+        case nil: return nil
+        case .rows(let changes): return changes
+        case .whole(let rows, let through):
+            let decoded = await Self.decode(rows)
+            return .whole(
+                decoded.elements, through: through, problems: decoded.problems.map { $0.reason })
+        }
+    }
+
+    /// What a look in the log found: the changed rows, or every row's text, still to decode.
+    private enum Found {
+        case rows(RemoteChanges<Element>)
+        case whole(StoredRows, through: Int64)
     }
 
     private func changedRows(
@@ -526,84 +563,119 @@ actor ListDatabase<Element: SQLiteListElement> {
             .bind(.text(id.description))
         defer { statement.reset() }
         guard try statement.step() else { return .missing }
-        switch Self.element(
-            in: statement, columns: Array(Element.fields.indices.map { Int32($0 + 1) }))
+        var problem: String?
+        let texts = Element.fields.indices.map { statement.text(at: Int32($0 + 1)) }
+        if let element = Self.element(
+            key: statement.text(at: 0) ?? "", texts: texts[...], fields: Element.fields,
+            problem: &problem)
         {
-        case .success(let element): return .found(element)
-        case .failure(let problem): return .unreadable(problem.reason)
+            return .found(element)
         }
+        return .unreadable(problem ?? "a row that cannot be read")
     }
 
-    /// Every row, in list order, with the last change log entry; a row that cannot be read or
-    /// breaks a rule is refused (when opening) or skipped and described (when taking in).
-    private func readWholeList(_ connection: SQLiteConnection, refusingProblems: Bool) throws
-        -> (elements: [Element], through: Int64, problems: [String])
-    {
-        do {
-            let existing = Set(
-                try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
-            let stored = Element.fields.filter { existing.contains($0.name) }
-            var columnOfField: [Int32] = []
-            var next: Int32 = 1
-            for field in Element.fields {
-                if existing.contains(field.name) {
-                    columnOfField.append(next)
-                    next += 1
-                } else {
-                    columnOfField.append(-1)
-                }
+    /// The text of every row, in list order, as stored: read in one go, so that decoding can be
+    /// spread over every core.
+    struct StoredRows: Sendable {
+        /// Each row's id.
+        var ids: [String] = []
+        /// Each row's field texts, `Element.fields.count` per row, in field order; `nil` for a
+        /// field the row does not have (it keeps its default).
+        var texts: [String?] = []
+        /// The last change log entry the rows include.
+        var through: Int64 = 0
+    }
+
+    /// Every row's text, in list order, with the last change log entry.
+    private func readRows(_ connection: SQLiteConnection) throws -> StoredRows {
+        let existing = Set(
+            try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+        let fields = Element.fields
+        // A described field without a column yet (a database made before it) is selected as NULL.
+        let columns = fields.map { existing.contains($0.name) ? quoted($0.name) : "NULL" }
+        let statement = try connection.statement(
+            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, id")
+        defer { statement.reset() }
+        var rows = StoredRows()
+        while try statement.step() {
+            rows.ids.append(statement.text(at: 0) ?? "")
+            for column in fields.indices {
+                rows.texts.append(statement.text(at: Int32(column + 1)))
             }
-            let names = (["id"] + stored.map(\.name)).map(quoted).joined(separator: ", ")
-            let statement = try connection.statement(
-                "SELECT \(names) FROM elements ORDER BY rank, id")
-            var elements: [Element] = []
-            var problems: [String] = []
-            var row = 0
-            while try statement.step() {
-                row += 1
-                switch Self.element(in: statement, columns: columnOfField) {
-                case .success(let element):
-                    elements.append(element)
-                case .failure(let problem):
-                    if refusingProblems {
-                        throw PersistenceError.brokenRule(
-                            path: path, reason: "row \(row): \(problem.reason)")
+        }
+        rows.through = try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+        return rows
+    }
+
+    /// The elements the rows hold, decoded and checked on every core, with the rows that could
+    /// not be read or break a rule (numbered from 1), in order.
+    private static func decode(_ rows: StoredRows) async -> (
+        elements: [Element], problems: [(row: Int, reason: String)]
+    ) {
+        let count = rows.ids.count
+        let chunks = max(1, min(64, count / 20_000))
+        return await withTaskGroup(of: (Int, [Element], [(row: Int, reason: String)]).self) {
+            group in
+            for chunk in 0..<chunks {
+                let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
+                group.addTask {
+                    let fields = Element.fields
+                    var elements: [Element] = []
+                    elements.reserveCapacity(range.count)
+                    var problems: [(row: Int, reason: String)] = []
+                    var problem: String?
+                    for row in range {
+                        let start = row * fields.count
+                        if let element = element(
+                            key: rows.ids[row], texts: rows.texts[start..<(start + fields.count)],
+                            fields: fields, problem: &problem)
+                        {
+                            elements.append(element)
+                        } else {
+                            problems.append((row + 1, problem ?? "it cannot be read"))
+                        }
                     }
-                    problems.append(problem.reason)
+                    return (chunk, elements, problems)
                 }
             }
-            let through = try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
-            return (elements, through, problems)
+            var parts = [([Element], [(row: Int, reason: String)])](
+                repeating: ([], []), count: chunks)
+            for await (chunk, elements, problems) in group { parts[chunk] = (elements, problems) }
+            var elements: [Element] = []
+            elements.reserveCapacity(count)
+            for part in parts { elements += part.0 }
+            return (elements, parts.flatMap(\.1))
         }
     }
 
-    /// Why a row is not an element.
-    private struct RowProblem: Error {
-        var reason: String
-    }
-
-    /// The element in the statement's current row: the id in column 0, each field in the column
-    /// `columns` gives for it (-1: no column yet, so the default).
-    private static func element(in statement: Statement, columns: [Int32]) -> Result<
-        Element, RowProblem
-    > {
-        let key = statement.text(at: 0) ?? ""
+    /// The element a row's id and field texts describe (a `nil` text keeps the field's default).
+    ///
+    /// - Parameter problem: Set to why the row is not an element, when it is not.
+    private static func element(
+        key: String, texts: ArraySlice<String?>, fields: [ElementField<Element>],
+        problem: inout String?
+    ) -> Element? {
         guard let id = Element.ID(key) else {
-            return .failure(
-                RowProblem(reason: "its id “\(key)” is not the id of \(article) \(Element.noun)"))
+            problem = "its id “\(key)” is not the id of \(article) \(Element.noun)"
+            return nil
         }
         var element = Element(blankWithID: id)
-        for (field, column) in zip(Element.fields, columns) where column >= 0 {
-            guard let text = statement.text(at: column) else { continue }
-            if let problem = field.set(text, in: &element) {
-                return .failure(
-                    RowProblem(reason: "\(Element.noun) \(key), field “\(field.name)”: \(problem)"))
+        // Indices, not `zip`: this runs a million times, unspecialized, and a generic iterator
+        // costs a metadata lookup per step.
+        var offset = texts.startIndex
+        for index in 0..<fields.count {
+            defer { offset += 1 }
+            guard let text = texts[offset] else { continue }
+            if let broken = fields[index].set(text, in: &element) {
+                problem = "\(Element.noun) \(key), field “\(fields[index].name)”: \(broken)"
+                return nil
             }
         }
-        if let problem = element.problems.first {
-            return .failure(RowProblem(reason: "\(Element.noun) \(key): \(problem)"))
+        if let broken = element.problems.first {
+            problem = "\(Element.noun) \(key): \(broken)"
+            return nil
         }
-        return .success(element)
+        return element
     }
 
     private static var article: String {

@@ -35,7 +35,7 @@ extension ListStore where Element: SQLiteListElement {
         let loaded = try await database.open()
         let persistence = SQLitePersistence(
             database: database, seen: loaded.through, tracer: tracer)
-        let store = ListStore(loaded.elements, persistence: persistence, tracer: tracer)
+        let store = ListStore(loaded.list, persistence: persistence, tracer: tracer)
         persistence.store = store
         persistence.watch(events: watchesFileEvents, pollInterval: pollInterval, clock: clock)
         return (store, persistence)
@@ -52,7 +52,7 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
         let database = ListDatabase<Element>(url: url)
         let loaded = try await database.open()
         await database.close()
-        return loaded.elements
+        return loaded.list.elements
     }
 
     /// Writes `elements` as a new database at `url`, in one transaction.

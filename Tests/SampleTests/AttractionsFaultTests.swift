@@ -161,7 +161,7 @@ struct AttractionsFaultTests {
 
         let runs = try samples.map { try $0.finish() }
 
-        #expect(runs.map(\.status) == [0, 0, 0])
+        #expect(runs.map(\.status) == [0, 0, 0], "\(runs.map(\.errors))")
         #expect(Set(try names(in: store)).count == 90)
     }
 

@@ -22,6 +22,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     /// such rows is refused before it gets here).
     public init(_ elements: [Element] = []) {
         var positions: [Element.ID: Int] = [:]
+        positions.reserveCapacity(elements.count)
         var unique: [Element] = []
         unique.reserveCapacity(elements.count)
         for element in elements where positions[element.id] == nil {
@@ -65,7 +66,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     /// - Returns: The change, with the values and the positions it had; `nil` if the edit does
     ///   not fit the list (its element is gone, or an insert's id is already listed), in which
     ///   case nothing changed.
-    /// - Complexity: O(*n*) for an insert, remove or move; O(1) for a replace.
+    /// - Complexity: O(*n*) for an insert or remove; O(distance) for a move; O(1) for a replace.
     public mutating func apply(_ edit: ListEdit<Element>) -> ListChange<Element>? {
         switch edit {
         case .insert(let element, let index):
@@ -88,10 +89,22 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             guard let source = index(of: id, hint: hint) else { return nil }
             let destination = min(max(to, 0), count - 1)
             guard source != destination else { return nil }
-            let moving = elements.remove(at: source)
-            elements.insert(moving, at: destination)
+            // Only the rows between the two positions shift, one place each: a short move in a
+            // long list costs its distance, not the list's length.
+            let moving = elements[source]
+            let (low, high) = (min(source, destination), max(source, destination))
+            if source < destination {
+                for position in source..<destination { elements[position] = elements[position + 1] }
+            } else {
+                for position in stride(from: source, to: destination, by: -1) {
+                    elements[position] = elements[position - 1]
+                }
+            }
+            elements[destination] = moving
+            // Renumber the shifted rows up to `validPositions` (the row that moved up onto it was
+            // recorded below it); those past it are renumbered when a lookup needs them.
+            renumber(from: low, through: min(high, validPositions))
             positions[id] = destination
-            validPositions = min(validPositions, source, destination)
             return .moved(moving, from: source, to: destination)
         case .replace(let old, let new):
             guard old.id == new.id, let position = index(of: old.id) else { return nil }

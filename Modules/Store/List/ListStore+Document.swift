@@ -40,10 +40,12 @@ extension ListStore where Element: DocumentListElement {
         let saver = CoalescingSaver(
             file: file, snapshot: snapshot, delay: delay, clock: clock, tracer: tracer,
             merge: ListMerge.merge)
-        let store = ListStore(
-            snapshot.document ?? [], persistence: DocumentPersistence(saver: saver), tracer: tracer)
+        let elements = snapshot.document ?? []
+        let list = await Task.detached { EditableList(elements) }.value
+        let store = ListStore(list, persistence: DocumentPersistence(saver: saver), tracer: tracer)
         saver.reconcile = { [weak store] base, fileVersion, notices in
-            store?.takeIn(base: base, fileVersion: fileVersion, notices: notices) ?? fileVersion
+            await store?.takeIn(base: base, fileVersion: fileVersion, notices: notices)
+                ?? fileVersion
         }
         saver.notify = { [weak store] message in store?.post(message) }
         if let watchInterval { saver.watch(every: watchInterval) }
@@ -55,21 +57,35 @@ extension ListStore {
     /// Takes in the list another process saved: merges it with this store's list against the
     /// version both started from, and publishes the difference as ordinary updates.
     ///
+    /// The merge and the difference are worked out off the main actor (for a long list they take
+    /// a while), and the edits are applied a few milliseconds at a time, so the main actor stays
+    /// free for the user. An edit the user makes meanwhile is kept: the edits apply by id, and one
+    /// that no longer fits is skipped; the saver writes the list as it ends up.
+    ///
     /// - Parameters:
     ///   - base: The version this store and the file last agreed on.
     ///   - fileVersion: The list in the file now.
     ///   - notices: Conflicts already resolved on the way (by the save that merged).
     /// - Returns: The store's list afterwards, with its own unsaved edits.
-    func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) -> [Element] {
-        let merge = ListMerge.merge(base: base, ours: list.elements, theirs: fileVersion)
+    func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) async -> [Element] {
         tracer.record(
             from: .persistence, to: .store,
             "merge another process's save (\(Element.counted(fileVersion.count)))")
-        for change in ListDifference.changes(from: list.elements, to: merge.document) {
-            guard let applied = list.apply(change) else { continue }
+        let ours = list.elements
+        let (edits, mergeNotices) = await Task.detached(priority: .userInitiated) {
+            let merge = ListMerge.merge(base: base, ours: ours, theirs: fileVersion)
+            return (ListDifference.changes(from: ours, to: merge.document), merge.notices)
+        }.value
+        var slice = ContinuousClock.now
+        for edit in edits {
+            if ContinuousClock.now - slice > .milliseconds(4) {
+                await Task.yield()
+                slice = .now
+            }
+            guard let applied = list.apply(edit) else { continue }
             publish(applied)
         }
-        for message in notices + merge.notices { post(message) }
+        for message in notices + mergeNotices { post(message) }
         return list.elements
     }
 

@@ -46,12 +46,27 @@ public final class ListStore<Element: ListElement> {
     ///   - elements: The list to start with, in order (of several with one id, the first).
     ///   - persistence: Told each edit, to keep it; `nil` keeps the list in memory only.
     ///   - tracer: Told each hop from the store to the observation layer and to persistence.
-    public init(
+    public convenience init(
         _ elements: [Element] = [],
         persistence: (any ListPersistence<Element>)? = nil,
         tracer: HopTracer = .disabled
     ) {
-        self.list = EditableList(elements)
+        self.init(EditableList(elements), persistence: persistence, tracer: tracer)
+    }
+
+    /// Creates a store holding `list`, built beforehand (for a long list, off the main actor:
+    /// indexing a million ids takes a while).
+    ///
+    /// - Parameters:
+    ///   - list: The list to start with.
+    ///   - persistence: Told each edit, to keep it; `nil` keeps the list in memory only.
+    ///   - tracer: Told each hop from the store to the observation layer and to persistence.
+    public init(
+        _ list: EditableList<Element>,
+        persistence: (any ListPersistence<Element>)? = nil,
+        tracer: HopTracer = .disabled
+    ) {
+        self.list = list
         self.persistence = persistence
         self.tracer = tracer
         savingToken = persistence?.saveStatus.observe(options: .new) { [weak self] change in
