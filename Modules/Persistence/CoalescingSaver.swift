@@ -238,7 +238,11 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
                 case .unchanged, .deleted:
                     break
                 }
+                // The version it replaces is let go off the main actor: freeing a long list's
+                // values one by one takes a while.
+                let replaced = self.state.base
                 self.run(self.state.fileChecked(result))
+                Task.detached(priority: .background) { withExtendedLifetime(replaced) {} }
             } catch {
                 // The next write meets the same problem and reports it; a check only tells the trace.
                 self.tracer.record(from: .disk, to: .persistence, "check failed: \(error)")

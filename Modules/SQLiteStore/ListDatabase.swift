@@ -146,18 +146,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     /// Checks what the database is, and reads its rows' text (none for a new database).
+    ///
+    /// One read transaction, so the version and the tables are seen as of one moment (another
+    /// process may be creating them right now).
     private func read(_ connection: SQLiteConnection) throws -> (version: Int64, rows: StoredRows) {
-        let version = try connection.integerPragma("user_version")
-        if version > Self.schemaVersion {
-            throw PersistenceError.newerVersion(
-                path: path, found: Int(version), supported: Int(Self.schemaVersion))
+        try connection.reading {
+            let version = try connection.integerPragma("user_version")
+            if version > Self.schemaVersion {
+                throw PersistenceError.newerVersion(
+                    path: path, found: Int(version), supported: Int(Self.schemaVersion))
+            }
+            if version == 0 {
+                try checkEmpty(connection)
+                return (version, StoredRows())
+            }
+            try checkKind(connection)
+            return (version, try readRows(connection))
         }
-        if version == 0 {
-            try checkEmpty(connection)
-            return (version, StoredRows())
-        }
-        try checkKind(connection)
-        return (version, try connection.reading { try readRows(connection) })
     }
 
     /// Lets go of the connection; the last connection to close folds the write-ahead log into
@@ -274,15 +279,18 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// another process changed meanwhile is kept. If the result is not what this process holds
     /// (or would break a rule, in which case the row is left as it is), it is returned.
     ///
-    /// - Returns: The element as the database now holds it, when it differs from the edit's.
-    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> Element? {
+    /// - Returns: The element as the database now holds it, when it differs from the edit's;
+    ///   and the edit's change log entry.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
+        merged: Element?, entry: Int64
+    ) {
         let connection = try connected()
         do {
-            let merged = try connection.writing { () throws -> Element? in
+            let merged = try connection.writing { () throws -> (Element?, Int64) in
                 let merged = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
                     .bind(.text(write.change.element.id.description), .text(origin)).run()
-                return merged
+                return (merged, connection.lastInsertedRow)
             }
             writesSincePruning += 1
             if writesSincePruning >= 1_000 { try prune(connection) }

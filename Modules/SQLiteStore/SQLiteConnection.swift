@@ -101,6 +101,9 @@ final class SQLiteConnection {
         return statement.integer(at: 0)
     }
 
+    /// The row id of the last row inserted (a change log entry's `seq`).
+    var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The number of rows the last statement changed.
     var changedRows: Int { Int(sqlite3_changes(handle)) }
 

@@ -118,10 +118,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 tracer.record(
                     from: .persistence, to: .disk,
                     "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-                let merged = try await database.write(next)
+                let (merged, entry) = try await database.write(next)
                 tracer.record(from: .disk, to: .persistence, "committed")
                 pending.removeFirst()
                 failures = 0
+                // Nobody else wrote since the last entry taken in: this process's own entry is
+                // seen too, so the log's trimming never leaves a process that only writes behind.
+                if entry == seen + 1, !isLooking { seen = entry }
                 if let merged, case .replaced(_, let written, _) = next.change {
                     // Another process changed other fields meanwhile: the row holds both edits.
                     tracer.record(from: .persistence, to: .store, "merged “\(merged.title)”")
@@ -182,7 +185,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         lookForChanges()
         trailingLooks?.cancel()
         trailingLooks = Task { [weak self] in
-            for pause in [25, 50, 100, 200, 400, 800] {
+            for pause in [2, 3, 5, 15, 25, 50, 100, 200, 400, 800] {
                 do { try await Task.sleep(for: .milliseconds(pause)) } catch { return }
                 self?.lookForChanges()
             }

@@ -168,4 +168,33 @@ struct SQLiteStoreTests {
         // The last connection folded the write-ahead log into the file.
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
+
+    @Test("a process further behind than the change log reads the whole list, as ordinary updates")
+    func behindTheLog() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let louvre = Attraction(name: "Louvre")
+        let reader = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        let writer = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        try writer.store.add(louvre)
+        try await writer.persistence.flush()
+        reader.persistence.lookForChanges()
+        #expect(await eventually { reader.store.elements == [louvre] })
+        let mirror = UpdateMirror(reader.store)
+
+        try writer.store.add(Attraction(name: "Orsay"), at: 0)
+        try writer.store.add(Attraction(name: "Cluny"))
+        try writer.store.delete(at: 1)
+        try await writer.persistence.flush()
+        // The log loses the entries the reader has not seen yet (as it does after 10,000 more).
+        try RawSQLite(url).execute(
+            "DELETE FROM changes WHERE seq < (SELECT max(seq) FROM changes)")
+        reader.persistence.lookForChanges()
+
+        #expect(await eventually { reader.store.elements == writer.store.elements })
+        #expect(reader.store.elements.map(\.name) == ["Orsay", "Cluny"])
+        #expect(mirror.elements == reader.store.elements)
+    }
 }

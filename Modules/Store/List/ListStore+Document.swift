@@ -57,10 +57,9 @@ extension ListStore {
     /// Takes in the list another process saved: merges it with this store's list against the
     /// version both started from, and publishes the difference as ordinary updates.
     ///
-    /// The merge and the difference are worked out off the main actor (for a long list they take
-    /// a while), and the edits are applied a few milliseconds at a time, so the main actor stays
-    /// free for the user. An edit the user makes meanwhile is kept: the edits apply by id, and one
-    /// that no longer fits is skipped; the saver writes the list as it ends up.
+    /// The merge, the difference and the new list are all worked out off the main actor (for a
+    /// long list they take a while); the main actor only swaps the list in and publishes the
+    /// changes. If the user edits meanwhile, the merge is done again with that edit in it.
     ///
     /// - Parameters:
     ///   - base: The version this store and the file last agreed on.
@@ -71,22 +70,24 @@ extension ListStore {
         tracer.record(
             from: .persistence, to: .store,
             "merge another process's save (\(Element.counted(fileVersion.count)))")
-        let ours = list.elements
-        let (edits, mergeNotices) = await Task.detached(priority: .userInitiated) {
-            let merge = ListMerge.merge(base: base, ours: ours, theirs: fileVersion)
-            return (ListDifference.changes(from: ours, to: merge.document), merge.notices)
-        }.value
-        var slice = ContinuousClock.now
-        for edit in edits {
-            if ContinuousClock.now - slice > .milliseconds(4) {
-                await Task.yield()
-                slice = .now
-            }
-            guard let applied = list.apply(edit) else { continue }
-            publish(applied)
+        while true {
+            let before = list
+            let (after, changes, mergeNotices) = await Task.detached(priority: .userInitiated) {
+                let merge = ListMerge.merge(base: base, ours: before.elements, theirs: fileVersion)
+                var after = before
+                var changes: [ListChange<Element>] = []
+                for edit in ListDifference.changes(from: before.elements, to: merge.document) {
+                    if let change = after.apply(edit) { changes.append(change) }
+                }
+                return (after, changes, merge.notices)
+            }.value
+            // Unchanged since the merge began: the same buffer, so this is O(1).
+            guard list == before else { continue }
+            list = after
+            for change in changes { publish(change) }
+            for message in notices + mergeNotices { post(message) }
+            return list.elements
         }
-        for message in notices + mergeNotices { post(message) }
-        return list.elements
     }
 
     /// Publishes `message` as the store's newest notice.
