@@ -47,6 +47,10 @@ def parse(output: str) -> list[tuple[str, str, str, str]]:
             if index + 2 < len(lines) and lines[index + 2].startswith("      "):
                 ratio = lines[index + 2].strip()
                 index += 1
+                # A figure with a second target (an absolute one) prints it on a line of its own.
+                while index + 2 < len(lines) and lines[index + 2].startswith("      "):
+                    ratio += "; " + lines[index + 2].strip()
+                    index += 1
             rows.append((section, figure, values, ratio))
             index += 2
             continue

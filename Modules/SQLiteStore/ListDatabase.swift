@@ -48,6 +48,9 @@ struct RemoteRow<Element: SQLiteListElement>: Sendable {
 /// - `changes(seq, element_id, origin)`: one entry per committed edit; another process reads the
 ///   entries after the last one it saw, skips its own (`origin`) and reads those rows. The log
 ///   keeps its last 10,000 entries; a process further behind than that reads the whole list.
+///   `seq` is the row id, one more than the largest: trimming keeps the newest entries, so a
+///   number is never given twice (without `AUTOINCREMENT`, which would write one more table per
+///   edit).
 /// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
 ///   database of another list is refused.
 ///
@@ -60,6 +63,29 @@ actor ListDatabase<Element: SQLiteListElement> {
     static var rankGap: Int64 { 1 << 32 }
     /// How many change log entries are kept.
     static var keptChanges: Int64 { 10_000 }
+
+    /// The statements that name every described field, written once.
+    private struct FieldStatements {
+        /// Inserts a row: id, rank, then each field.
+        var insert: String
+        /// Sets each field of the row with an id (the last parameter).
+        var update: String
+        /// Reads the id and each field of the row with an id.
+        var select: String
+
+        init() {
+            let fields = Element.fields.map { ListDatabase.quoted($0.name) }
+            let columns = (["id", "rank"] + fields).joined(separator: ", ")
+            let parameters = Array(repeating: "?", count: fields.count + 2).joined(separator: ", ")
+            insert = "INSERT OR REPLACE INTO elements (\(columns)) VALUES (\(parameters))"
+            update =
+                "UPDATE elements SET \(fields.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+            select =
+                "SELECT \((["id"] + fields).joined(separator: ", ")) FROM elements WHERE id = ?"
+        }
+    }
+
+    private let sql = FieldStatements()
 
     /// The database file.
     nonisolated let url: URL
@@ -238,7 +264,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                     CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL);
                     CREATE INDEX elements_by_rank ON elements (rank);
                     CREATE TABLE changes (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        seq INTEGER PRIMARY KEY,
                         element_id TEXT NOT NULL,
                         origin TEXT NOT NULL);
                     """)
@@ -312,16 +338,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// from another format).
     func append(_ elements: [Element]) throws(PersistenceError) {
         let connection = try connected()
-        let names = ["id", "rank"] + Element.fields.map(\.name)
-        let sql =
-            "INSERT INTO elements (\(names.map(quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         do {
             try connection.writing {
                 var rank =
                     try integer(connection, "SELECT coalesce(max(rank), 0) FROM elements") ?? 0
                 for element in elements {
                     rank += Self.rankGap
-                    try connection.statement(sql)
+                    try connection.statement(sql.insert)
                         .bind(
                             [.text(element.id.description), .integer(rank)] + fieldValues(element)
                         )
@@ -340,10 +363,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         case .inserted(let element, _):
             let rank = try rank(
                 placing: element.id, after: write.predecessor, before: write.successor)
-            let names = ["id", "rank"] + Element.fields.map(\.name)
-            let sql =
-                "INSERT OR REPLACE INTO elements (\(names.map(quoted).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            try connection.statement(sql)
+            try connection.statement(sql.insert)
                 .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
         case .removed(let element, _):
             try connection.statement("DELETE FROM elements WHERE id = ?")
@@ -375,8 +395,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
-        let assignments = Element.fields.map { "\(quoted($0.name)) = ?" }.joined(separator: ", ")
-        try connection.statement("UPDATE elements SET \(assignments) WHERE id = ?")
+        try connection.statement(sql.update)
             .bind(fieldValues(element) + [.text(element.id.description)]).run()
     }
 
@@ -566,8 +585,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     private func storedElement(_ id: Element.ID, in connection: SQLiteConnection) throws -> Stored {
-        let columns = (["id"] + Element.fields.map(\.name)).map(quoted).joined(separator: ", ")
-        let statement = try connection.statement("SELECT \(columns) FROM elements WHERE id = ?")
+        let statement = try connection.statement(sql.select)
             .bind(.text(id.description))
         defer { statement.reset() }
         guard try statement.step() else { return .missing }
@@ -718,6 +736,11 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     private nonisolated func quoted(_ name: String) -> String {
+        Self.quoted(name)
+    }
+
+    /// `name` as an SQL identifier.
+    private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -109,7 +109,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     private func startWriting() {
         guard writer == nil else { return }
-        writer = Task { [weak self] in await self?.writeQueued() }
+        // Started at once, not queued behind the main actor's other work: an edit reaches the
+        // database's queue without waiting for a turn of the main actor.
+        writer = Task.immediate { [weak self] in await self?.writeQueued() }
     }
 
     private func writeQueued() async {

@@ -107,7 +107,7 @@ struct SQLiteStoreTests {
             """
             CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
             CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL, name TEXT);
-            CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, element_id TEXT NOT NULL,
+            CREATE TABLE changes (seq INTEGER PRIMARY KEY, element_id TEXT NOT NULL,
                 origin TEXT NOT NULL);
             INSERT INTO meta VALUES ('kind', 'attractions');
             INSERT INTO elements VALUES ('\(louvre.id)', 0, 'Louvre');
