@@ -95,6 +95,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Marks this connection's log entries.
     private let origin = UUID().uuidString
     private var seenDataVersion: Int64 = -1
+    /// The open file's device and inode, to notice it deleted or replaced by another program.
+    private var identity: FileIdentity?
     private var writesSincePruning = 0
 
     /// The executor the database's work runs on.
@@ -148,11 +150,40 @@ actor ListDatabase<Element: SQLiteListElement> {
                 }
                 seenDataVersion = try connected().integerPragma("data_version")
             }
+            identity = FileIdentity(path: path)
             return (EditableList(decoded.elements), rows.through)
         } catch {
             connection = nil
             throw error
         }
+    }
+
+    /// Whether the file at the path is no longer the one open.
+    ///
+    /// It was deleted, or replaced by another (a restored backup, a file moved over it); SQLite
+    /// goes on writing to the open one, which nobody would ever read again.
+    func fileWasReplaced() -> Bool {
+        connection != nil && FileIdentity(path: path) != identity
+    }
+
+    /// Opens the file now at the path, after the one open was deleted or replaced.
+    ///
+    /// - Parameter elements: The list this process holds: written to the new database if there
+    ///   is none at the path (the deleted file's list lives on).
+    /// - Returns: The list in the file now, and whether it was made anew from `elements`.
+    func reopen(keeping elements: [Element]) async throws(PersistenceError) -> (
+        list: EditableList<Element>, through: Int64, isNew: Bool
+    ) {
+        // The write-ahead log is named after the path, not the file: left as it is, the old
+        // file's log would be read into the new one. Fold it into the old file and empty it
+        // first (SQLite does not, on closing a file that was moved or deleted).
+        foldLog()
+        connection = nil
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        let opened = try await open()
+        guard isNew else { return (opened.list, opened.through, false) }
+        try append(elements)
+        return (EditableList(elements), 0, true)
     }
 
     /// Runs `body`, turning SQLite's errors into the ones a user reads.
@@ -193,8 +224,17 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Lets go of the connection; the last connection to close folds the write-ahead log into
     /// the database file.
+    ///
+    /// If the file was deleted or replaced meanwhile, SQLite leaves the log behind, where the next
+    /// file at the path would read it: it is folded into the old file and emptied first.
     func close() {
+        if fileWasReplaced() { foldLog() }
         connection = nil
+    }
+
+    /// Folds the write-ahead log into the open file and empties it.
+    private func foldLog() {
+        _ = try? connection.map { try strings($0, "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Refuses a folder, an unreadable file, or a file that is not an SQLite database, without
@@ -742,5 +782,21 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// `name` as an SQL identifier.
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A file's device and inode: which file a path names now.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at `path`; `nil` if there is none.
+    init?(path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
+            let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        else { return nil }
+        self.device = device
+        self.inode = inode
     }
 }

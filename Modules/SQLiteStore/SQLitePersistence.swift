@@ -211,6 +211,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         let editsBefore = edits
         let seen = self.seen
         Task { [weak self, database] in
+            if await database.fileWasReplaced() {
+                await self?.reopen(editsBefore: editsBefore)
+                return
+            }
             let result: Result<RemoteChanges<Element>?, PersistenceError>
             do throws(PersistenceError) {
                 result = .success(try await database.changes(after: seen, force: force))
@@ -267,6 +271,43 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             if completed { finish(through: through, problems: problems, in: store) }
         }
         if !completed { looksAgain = true }
+    }
+
+    /// Opens the file now at the path after the one open was deleted or replaced: a deleted
+    /// database is made again with this process's list, a replacing one is taken in whole.
+    private func reopen(editsBefore: Int) async {
+        defer {
+            isLooking = false
+            if looksAgain { lookForChanges(force: true) }
+        }
+        guard let store else { return }
+        do throws(PersistenceError) {
+            let reopened = try await database.reopen(keeping: store.elements)
+            seen = reopened.through
+            if reopened.isNew {
+                store.postNotice(
+                    "the database was deleted by another program; it was made again with the list open here"
+                )
+                return
+            }
+            store.postNotice(
+                "the database was replaced by another program; its list is shown, and edits go to it"
+            )
+            let current = store.elements
+            let target = reopened.list.elements
+            let difference = await Task.detached {
+                ListDifference.changes(from: current, to: target)
+            }.value
+            guard store.elements == current else {
+                looksAgain = true
+                return
+            }
+            _ = await apply(difference, to: store, editsBefore: editsBefore)
+        } catch {
+            status.value = .failed(error, attempts: 1)
+            store.postNotice(
+                "the database was deleted or replaced, and could not be opened again: \(error)")
+        }
     }
 
     private func finish(through: Int64, problems: [String], in store: ListStore<Element>) {

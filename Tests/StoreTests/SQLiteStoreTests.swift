@@ -6,6 +6,12 @@ import MVCSQLiteStore
 import MVCStore
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What only the SQLite database does.
 ///
 /// Rows written one at a time, a schema with a version, the busy wait; what both formats do is in
@@ -196,5 +202,47 @@ struct SQLiteStoreTests {
         #expect(await eventually { reader.store.elements == writer.store.elements })
         #expect(reader.store.elements.map(\.name) == ["Orsay", "Cluny"])
         #expect(mirror.elements == reader.store.elements)
+    }
+
+    @Test("a database deleted while open is made again with the list, and the user is told")
+    func deletedDatabase() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        try FileManager.default.removeItem(at: url)
+        #expect(
+            await eventually {
+                store.notice.value?.message.contains("deleted by another program") == true
+            })
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.close()
+
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test("a database replaced while open (a backup restored over it) is shown, and edits go to it")
+    func replacedDatabase() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        let backup = folder.file("backup.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: backup)
+
+        #expect(rename(backup.path, url.path) == 0)
+        #expect(
+            await eventually { store.elements.map(\.name) == ["Cluny"] },
+            "\(store.elements.map(\.name)), \(String(describing: store.notice.value))")
+        #expect(store.notice.value?.message.contains("replaced by another program") == true)
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.close()
+
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Cluny", "Orsay"])
     }
 }
