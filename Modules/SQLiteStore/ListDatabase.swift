@@ -22,6 +22,21 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
     var successor: Element.ID?
 }
 
+/// What writing one edit found.
+struct WriteResult<Element: SQLiteListElement>: Sendable {
+    /// The element as the database now holds it, when that differs from the edit's.
+    var merged: Element?
+    /// For an insert or a move, the row it was placed after (`.some(nil)`: at the front).
+    var predecessor: Element.ID??
+    /// The edit's change log entry.
+    var entry: Int64 = 0
+
+    init(merged: Element? = nil, predecessor: Element.ID?? = nil) {
+        self.merged = merged
+        self.predecessor = predecessor
+    }
+}
+
 /// What other processes committed since this one last looked.
 enum RemoteChanges<Element: SQLiteListElement>: Sendable {
     /// The rows the change log names, as they are now, in list order; `element` is `nil` for one
@@ -45,8 +60,10 @@ struct RemoteRow<Element: SQLiteListElement>: Sendable {
 /// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order. Ranks
 ///   leave gaps (2³² apart), so an insert or a move writes one row, the element's own, halfway
 ///   between its neighbours; only when a gap is used up are all rows renumbered.
-/// - `changes(seq, element_id, origin)`: one entry per committed edit; another process reads the
-///   entries after the last one it saw, skips its own (`origin`) and reads those rows. The log
+/// - `changes(seq, element_id, origin)`: one entry per committed edit (`origin` names the
+///   connection that made it); a process reads the entries after the last one it saw and reads
+///   those rows (its own included: a row it placed after a neighbour another process moved since
+///   must follow that neighbour). The log
 ///   keeps its last 10,000 entries; a process further behind than that reads the whole list.
 ///   `seq` is the row id, one more than the largest: trimming keeps the newest entries, so a
 ///   number is never given twice (without `AUTOINCREMENT`, which would write one more table per
@@ -108,7 +125,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Parameter busyWait: How long an edit waits for another process's lock before it fails.
     init(url: URL, busyWait: Duration = .seconds(5)) {
-        self.url = url
+        // The file itself, not a link to it: its folder is the one to watch, its identity the one
+        // to compare, and its write-ahead log sits beside it.
+        self.url = url.resolvingSymlinksInPath()
         self.busyWait = busyWait
         executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
     }
@@ -130,7 +149,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         do {
             connection = try SQLiteConnection(path: path, busyWait: busyWait)
         } catch {
-            throw .unreadable(path: path, reason: error.message)
+            throw error.isReadOnly
+                ? .unwritable(path: path, reason: error.message)
+                : .unreadable(path: path, reason: error.message)
         }
         do throws(PersistenceError) {
             // Several processes opening one new database at once can meet a lock that SQLite's
@@ -147,6 +168,14 @@ actor ListDatabase<Element: SQLiteListElement> {
                 try retryingWhileBusy {
                     try migrate(connected(), from: version)
                     try prune(connected())
+                    // Two rows with one rank (set by hand) would make a placement between them
+                    // land elsewhere: give every row its own rank, in the order shown.
+                    if try integer(
+                        connected(),
+                        "SELECT count(*) FROM (SELECT rank FROM elements GROUP BY rank HAVING count(*) > 1)"
+                    ) ?? 0 > 0 {
+                        try connected().writing { try renumber() }
+                    }
                 }
                 seenDataVersion = try connected().integerPragma("data_version")
             }
@@ -164,6 +193,12 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// goes on writing to the open one, which nobody would ever read again.
     func fileWasReplaced() -> Bool {
         connection != nil && FileIdentity(path: path) != identity
+    }
+
+    /// Whether the file open was deleted or replaced, or a reopening failed (a file that is not
+    /// a list was put there): each look tries again, so putting a good file back recovers.
+    func needsReopening() -> Bool {
+        fileWasReplaced() || (connection == nil && identity != nil)
     }
 
     /// Opens the file now at the path, after the one open was deleted or replaced.
@@ -186,6 +221,29 @@ actor ListDatabase<Element: SQLiteListElement> {
         return (EditableList(elements), 0, true)
     }
 
+    /// Reads the whole list without writing anything to the file (no migration, no change of
+    /// journal mode): for copying a list out of a database, which may be read-only.
+    ///
+    /// - Throws: As ``open()``; a database of an older schema is read as it is.
+    func readOnly() async throws(PersistenceError) -> [Element] {
+        try checkFileBeforeOpening()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .unreadable(path: path, reason: "there is no such file")
+        }
+        let reader: SQLiteConnection
+        do {
+            reader = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: true)
+        } catch {
+            throw .unreadable(path: path, reason: error.message)
+        }
+        let (_, rows) = try sqliteCall { try read(reader) }
+        let decoded = await Self.decode(rows)
+        if let problem = decoded.problems.first {
+            throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
+        }
+        return decoded.elements
+    }
+
     /// Runs `body`, turning SQLite's errors into the ones a user reads.
     private func sqliteCall<Result>(_ body: () throws -> Result) throws(PersistenceError) -> Result
     {
@@ -194,9 +252,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
-            throw error.isDamaged
-                ? .corrupt(path: path, reason: error.message)
-                : .unreadable(path: path, reason: error.message)
+            if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
+            if error.isReadOnly { throw .unwritable(path: path, reason: error.message) }
+            throw .unreadable(path: path, reason: error.message)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
@@ -230,6 +288,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     func close() {
         if fileWasReplaced() { foldLog() }
         connection = nil
+        identity = nil
     }
 
     /// Folds the write-ahead log into the open file and empties it.
@@ -345,18 +404,18 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// another process changed meanwhile is kept. If the result is not what this process holds
     /// (or would break a rule, in which case the row is left as it is), it is returned.
     ///
-    /// - Returns: The element as the database now holds it, when it differs from the edit's;
-    ///   and the edit's change log entry.
-    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
-        merged: Element?, entry: Int64
-    ) {
+    /// - Returns: The element as the database now holds it, when it differs from the edit's; the
+    ///   row it was placed after, for an insert or a move (another process may have moved its
+    ///   neighbours meanwhile); and the edit's change log entry.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> WriteResult<Element> {
         let connection = try connected()
         do {
-            let merged = try connection.writing { () throws -> (Element?, Int64) in
-                let merged = try apply(write, in: connection)
+            let merged = try connection.writing { () throws -> WriteResult<Element> in
+                var result = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
                     .bind(.text(write.change.element.id.description), .text(origin)).run()
-                return (merged, connection.lastInsertedRow)
+                result.entry = connection.lastInsertedRow
+                return result
             }
             writesSincePruning += 1
             if writesSincePruning >= 1_000 { try prune(connection) }
@@ -397,7 +456,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
-        -> Element?
+        -> WriteResult<Element>
     {
         switch write.change {
         case .inserted(let element, _):
@@ -405,6 +464,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 placing: element.id, after: write.predecessor, before: write.successor)
             try connection.statement(sql.insert)
                 .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
+            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
         case .removed(let element, _):
             try connection.statement("DELETE FROM elements WHERE id = ?")
                 .bind(.text(element.id.description)).run()
@@ -413,25 +473,36 @@ actor ListDatabase<Element: SQLiteListElement> {
                 placing: element.id, after: write.predecessor, before: write.successor)
             try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
                 .bind(.integer(rank), .text(element.id.description)).run()
+            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
         case .replaced(let old, let new, _):
             let stored: Element
             switch try storedElement(new.id, in: connection) {
             case .missing:
                 // Deleted by another process meanwhile: the deletion stands.
-                return nil
+                return WriteResult()
             case .unreadable:
                 // A row this code cannot read (written by hand) is replaced by the edit's.
                 try writeFields(of: new, in: connection)
-                return nil
+                return WriteResult()
             case .found(let element):
                 stored = element
             }
             let result = stored.applying(editFrom: old, to: new)
-            guard result.problems.isEmpty else { return stored }
+            guard result.problems.isEmpty else { return WriteResult(merged: stored) }
             try writeFields(of: result, in: connection)
-            return result == new ? nil : result
+            return WriteResult(merged: result == new ? nil : result)
         }
-        return nil
+        return WriteResult()
+    }
+
+    /// The id of the row just before `rank`; `nil` at the front.
+    private func predecessor(ofRank rank: Int64, in connection: SQLiteConnection) throws
+        -> Element.ID?
+    {
+        try strings(
+            connection, "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
+            .integer(rank)
+        ).first.flatMap(Element.ID.init)
     }
 
     private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
@@ -537,18 +608,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Parameter force: Look in the log even if SQLite says no other connection committed since
     ///   the last look (after a look whose result was not used).
-    func changes(after seen: Int64, force: Bool = false) async throws(PersistenceError)
+    func changes(after seen: Int64, force: Bool = false, whole: Bool = false)
+        async throws(PersistenceError)
         -> RemoteChanges<Element>?
     {
         let connection = try connected()
         let found: Found?
         do {
             let version = try connection.integerPragma("data_version")
-            guard force || version != seenDataVersion else { return nil }
+            guard force || whole || version != seenDataVersion else { return nil }
             seenDataVersion = version
             found = try connection.reading { () throws -> Found? in
                 let newest =
                     try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+                // Numbers that went backwards: the file was restored from an older copy.
+                if whole || newest < seen {
+                    return .whole(try readRows(connection), through: newest)
+                }
                 guard newest > seen else { return nil }
                 let oldest =
                     try integer(connection, "SELECT coalesce(min(seq), 0) FROM changes") ?? 0
@@ -583,10 +659,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     )
         throws -> RemoteChanges<Element>
     {
+        // This process's own entries too: a row it placed after a neighbour that another process
+        // moved meanwhile must follow that neighbour here as well (taking in an unchanged row
+        // changes nothing).
         let keys = try strings(
             connection,
-            "SELECT DISTINCT element_id FROM changes WHERE seq > ? AND seq <= ? AND origin != ?",
-            .integer(seen), .integer(newest), .text(origin))
+            "SELECT DISTINCT element_id FROM changes WHERE seq > ? AND seq <= ?",
+            .integer(seen), .integer(newest))
         var rows: [(rank: Int64, row: RemoteRow<Element>)] = []
         var problems: [String] = []
         for key in keys {
@@ -721,8 +800,10 @@ actor ListDatabase<Element: SQLiteListElement> {
         key: String, texts: ArraySlice<String?>, fields: [ElementField<Element>],
         problem: inout String?
     ) -> Element? {
-        guard let id = Element.ID(key) else {
-            problem = "its id “\(key)” is not the id of \(article) \(Element.noun)"
+        // Written exactly as this code writes ids, or every later edit, which finds its row by
+        // that text, would miss it (a lower-case UUID, say).
+        guard let id = Element.ID(key), id.description == key else {
+            problem = "its id “\(key)” is not the id of \(article) \(Element.noun), as written here"
             return nil
         }
         var element = Element(blankWithID: id)

@@ -16,7 +16,8 @@ extension ListStore where Element: SQLiteListElement {
     ///   - watchesFileEvents: Whether to learn of other processes' commits from the operating
     ///     system (see ``/MVCPersistence/FileChangeWatcher``).
     ///   - pollInterval: How often to look for other processes' commits where the system gives no
-    ///     notices; `nil` looks only when asked (``SQLitePersistence/lookForChanges()``).
+    ///     notices (with notices, every 2 s as a backstop); `nil` looks only on notices, or when
+    ///     asked (``SQLitePersistence/lookForChanges()``).
     ///   - clock: The clock the poll interval is measured on.
     ///   - tracer: Told each hop the store and the persistence make.
     /// - Returns: The store and its persistence; call the persistence's `close()` before exiting.
@@ -48,25 +49,42 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
     /// The list in the database at `url`.
     ///
     /// - Throws: `PersistenceError`, as `ListStore.openDatabase(at:)`.
+    ///
+    /// Nothing is written to the file (it may be read-only, or of an older schema version).
     public static func read(from url: URL) async throws(PersistenceError) -> [Element] {
-        let database = ListDatabase<Element>(url: url)
-        let loaded = try await database.open()
-        await database.close()
-        return loaded.list.elements
+        try await ListDatabase<Element>(url: url).readOnly()
     }
 
     /// Writes `elements` as a new database at `url`, in one transaction.
     ///
     /// - Throws: `PersistenceError.unwritable` if a file is already there (it is not replaced) or
     ///   the database cannot be written.
+    ///
+    /// The database is built under a temporary name beside `url` and renamed into place once it
+    /// is complete: a write that fails part-way leaves nothing at `url`.
     public static func write(_ elements: [Element], to url: URL) async throws(PersistenceError) {
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw .unwritable(
-                path: url.path, reason: "a file is already there; it was left as it is")
+        let taken = PersistenceError.unwritable(
+            path: url.path, reason: "a file is already there; it was left as it is")
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
+        let building = url.deletingLastPathComponent().appending(
+            path: ".\(url.lastPathComponent).\(UUID().uuidString).building")
+        let database = ListDatabase<Element>(url: building)
+        do throws(PersistenceError) {
+            _ = try await database.open()
+            try await database.append(elements)
+            await database.close()
+            guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
+            do {
+                try FileManager.default.moveItem(at: building, to: url)
+            } catch {
+                throw .unwritable(path: url.path, reason: error.localizedDescription)
+            }
+        } catch {
+            await database.close()
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: building.path + suffix)
+            }
+            throw error
         }
-        let database = ListDatabase<Element>(url: url)
-        _ = try await database.open()
-        try await database.append(elements)
-        await database.close()
     }
 }

@@ -12,6 +12,9 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Whether another process held the database for longer than the busy wait.
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 
+    /// Whether the file, or its folder, may not be written.
+    var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
+
     /// Whether the file is not a database, or a damaged one.
     var isDamaged: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 }
@@ -29,9 +32,12 @@ final class SQLiteConnection {
     ///
     /// - Parameter busyWait: How long a statement waits for another process's lock before it
     ///   fails with `SQLITE_BUSY`.
-    init(path: String, busyWait: Duration) throws(SQLiteError) {
+    /// - Parameter readOnly: Open for reading only: nothing is ever written to the file.
+    init(path: String, busyWait: Duration, readOnly: Bool = false) throws(SQLiteError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard let opened else { throw SQLiteError(code: status, message: "out of memory") }
         guard status == SQLITE_OK else {

@@ -17,7 +17,7 @@ import MVCTracing
 ///   then `.saved`. A write that fails (another process kept the database locked past the busy
 ///   wait, the disk is full) is retried, with the status `.failed`, until it succeeds.
 /// - Reading: after another process commits (the operating system says the database changed, or
-///   every `pollInterval` where it cannot), the rows its log entries name are read off the main
+///   every `pollInterval` where it cannot, and every 2 s as well in case a notice never comes), the rows its log entries name are read off the main
 ///   actor, and only the resulting edits are applied on it, a few milliseconds at a time. Taking
 ///   in waits until this process's own edits are written, so a row read back is never older than
 ///   this process's edit of it.
@@ -37,6 +37,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private let tracer: HopTracer
     private var pending: [RowWrite<Element>] = []
     private var writer: Task<Void, Never>?
+    private var isWriting = false
     private var failures = 0
     private var failureCount = 0
     private var lastError: PersistenceError?
@@ -50,6 +51,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var watcher: FileChangeWatcher?
     private var poller: Task<Void, Never>?
     private var trailingLooks: Task<Void, Never>?
+    private var forcesNextLook = false
+    private var readsWholeNext = false
+    private var isReopening = false
 
     init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
         self.database = database
@@ -104,33 +108,49 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         try await flush()
         poller?.cancel()
         watcher?.cancel()
+        trailingLooks?.cancel()
         await database.close()
     }
 
     private func startWriting() {
-        guard writer == nil else { return }
+        // While the file is being reopened, edits wait: they belong in the file that replaces it.
+        guard !isWriting, !isReopening, !pending.isEmpty else { return }
         // Started at once, not queued behind the main actor's other work: an edit reaches the
-        // database's queue without waiting for a turn of the main actor.
+        // database's queue without waiting for a turn of the main actor. (So the flag, set
+        // inside, says whether a writer runs; the handle is kept only to cancel it.)
         writer = Task.immediate { [weak self] in await self?.writeQueued() }
     }
 
     private func writeQueued() async {
+        isWriting = true
+        defer { isWriting = false }
         while let next = pending.first, !Task.isCancelled {
-            do {
+            do throws(PersistenceError) {
                 tracer.record(
                     from: .persistence, to: .disk,
                     "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-                let (merged, entry) = try await database.write(next)
+                let written = try await database.write(next)
                 tracer.record(from: .disk, to: .persistence, "committed")
                 pending.removeFirst()
                 failures = 0
                 // Nobody else wrote since the last entry taken in: this process's own entry is
                 // seen too, so the log's trimming never leaves a process that only writes behind.
-                if entry == seen + 1, !isLooking { seen = entry }
-                if let merged, case .replaced(_, let written, _) = next.change {
+                if written.entry == seen + 1, !isLooking { seen = written.entry }
+                if let merged = written.merged, case .replaced(_, let new, _) = next.change {
                     // Another process changed other fields meanwhile: the row holds both edits.
                     tracer.record(from: .persistence, to: .store, "merged “\(merged.title)”")
-                    store?.takeIn([.replace(old: written, new: merged)])
+                    store?.takeIn([.replace(old: new, new: merged)])
+                }
+                if let predecessor = written.predecessor, pending.isEmpty, let store,
+                    let element = store.element(withID: next.change.element.id)
+                {
+                    // Another process moved the neighbours meanwhile: the row went where the
+                    // database's order put it, and the list follows, so both agree.
+                    store.takeIn(
+                        Self.edits(
+                            bringing: RemoteRow(
+                                id: element.id, element: element, predecessor: predecessor),
+                            into: store))
                 }
             } catch {
                 failures += 1
@@ -142,7 +162,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 do { try await Task.sleep(for: pause) } catch { break }
             }
         }
-        writer = nil
         guard pending.isEmpty else { return }
         status.value = .saved
         lastError = nil
@@ -158,9 +177,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     // MARK: Taking in other processes' commits
 
-    /// Starts following other processes' commits: from the operating system's notices, or every
-    /// `pollInterval` where there are none (and always, if `pollInterval` is given and notices
-    /// are off).
+    /// Starts following other processes' commits: from the operating system's notices, with a
+    /// slow look every 2 s (or `pollInterval`, if longer) in case a notice never comes; every
+    /// `pollInterval` where there are no notices; `nil` never polls.
     func watch(events: Bool, pollInterval: Duration?, clock: any Clock<Duration>) {
         if events {
             watcher = FileChangeWatcher(files: [url, URL(fileURLWithPath: url.path + "-wal")]) {
@@ -169,10 +188,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
         }
         isWatchingFileEvents = watcher != nil
-        guard watcher == nil, let pollInterval else { return }
+        guard let pollInterval else { return }
+        // With notices, a slow look as well: a file system may take a watch and never send a
+        // notice (a network mount), and a look that finds nothing costs one pragma.
+        let interval = watcher == nil ? pollInterval : max(pollInterval, .seconds(2))
         poller = Task { [weak self] in
             while !Task.isCancelled {
-                do { try await clock.sleep(for: pollInterval) } catch { return }
+                do { try await clock.sleep(for: interval) } catch { return }
                 self?.lookForChanges()
             }
         }
@@ -202,7 +224,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     private func lookForChanges(force: Bool) {
-        guard !isLooking, pending.isEmpty else {
+        // A look that must see the log (one before it was thrown away, after SQLite had already
+        // said "changed") stays forced until it happens.
+        forcesNextLook = forcesNextLook || force
+        guard !isLooking, !isReopening, pending.isEmpty else {
             looksAgain = true
             return
         }
@@ -210,23 +235,26 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         isLooking = true
         let editsBefore = edits
         let seen = self.seen
+        let (force, whole) = (forcesNextLook, readsWholeNext)
         Task { [weak self, database] in
-            if await database.fileWasReplaced() {
+            if await database.needsReopening() {
                 await self?.reopen(editsBefore: editsBefore)
                 return
             }
             let result: Result<RemoteChanges<Element>?, PersistenceError>
             do throws(PersistenceError) {
-                result = .success(try await database.changes(after: seen, force: force))
+                result = .success(
+                    try await database.changes(after: seen, force: force, whole: whole))
             } catch {
                 result = .failure(error)
             }
-            await self?.takeIn(result, editsBefore: editsBefore)
+            await self?.takeIn(result, editsBefore: editsBefore, wasWhole: whole)
         }
     }
 
     private func takeIn(
-        _ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int
+        _ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int,
+        wasWhole: Bool
     )
         async
     {
@@ -236,8 +264,12 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         let changes: RemoteChanges<Element>?
         switch result {
-        case .success(let read): changes = read
+        case .success(let read):
+            changes = read
+            forcesNextLook = false
+            if wasWhole { readsWholeNext = false }
         case .failure(let error):
+            forcesNextLook = true
             store?.postNotice("could not read other programs' changes: \(error)")
             return
         }
@@ -276,8 +308,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Opens the file now at the path after the one open was deleted or replaced: a deleted
     /// database is made again with this process's list, a replacing one is taken in whole.
     private func reopen(editsBefore: Int) async {
+        isReopening = true
         defer {
+            isReopening = false
             isLooking = false
+            startWriting()
             if looksAgain { lookForChanges(force: true) }
         }
         guard let store else { return }
@@ -298,11 +333,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             let difference = await Task.detached {
                 ListDifference.changes(from: current, to: target)
             }.value
-            guard store.elements == current else {
+            // An edit made meanwhile waits to be written to the new file: the list is brought to
+            // the file's once it is, by reading the file whole.
+            guard edits == editsBefore, store.elements == current,
+                await apply(difference, to: store, editsBefore: editsBefore)
+            else {
+                readsWholeNext = true
                 looksAgain = true
                 return
             }
-            _ = await apply(difference, to: store, editsBefore: editsBefore)
         } catch {
             status.value = .failed(error, attempts: 1)
             store.postNotice(

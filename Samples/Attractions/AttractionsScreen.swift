@@ -83,14 +83,18 @@ final class AttractionsScreen {
 
     /// Moves the window, if need be, so that it shows the row at `index` (counting from 0).
     func reveal(row index: Int) {
-        guard index < windowStart || index >= windowStart + Self.windowSize else { return }
-        windowStart = max(0, index - Self.windowSize / 2)
+        let count = list.viewState.rows.count
+        guard count > Self.windowSize, (0..<count).contains(index) else { return }
+        guard index < windowStart || index - windowStart >= Self.windowSize else { return }
+        // A full screen around the row: half before it, or the last screenful at the end.
+        windowStart = max(0, min(index - Self.windowSize / 2, count - Self.windowSize))
         needsRender = true
     }
 
-    /// Shows the `page`-th window of rows (counting from 1).
+    /// Shows the `page`-th window of rows (counting from 1; the caller checks it against
+    /// ``pageCount``).
     func show(page: Int) {
-        windowStart = (page - 1) * Self.windowSize
+        windowStart = (min(page, pageCount) - 1) * Self.windowSize
         needsRender = true
     }
 
@@ -120,7 +124,8 @@ final class AttractionsScreen {
             lines.append("  \(emptyMessage)")
         }
         let count = state.rows.count
-        let first = count <= windowSize ? 0 : min(max(0, start), count - windowSize)
+        // The window as set; a list that shrank under it shows its last screenful.
+        let first = count <= windowSize ? 0 : start < count ? max(0, start) : count - windowSize
         let last = min(count, first + windowSize)
         for index in first..<last {
             let row = state.rows[index]

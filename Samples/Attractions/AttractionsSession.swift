@@ -80,25 +80,25 @@ final class AttractionsSession {
         case .add(let name):
             intent("addTapped(name: “\(name)”)")
             succeeded = list.addTapped(name: name)
-            screen.reveal(row: list.viewState.rows.count - 1)
+            if succeeded { screen.reveal(row: list.viewState.rows.count - 1) }
         case .new:
             intent("newTapped()")
             open(list.newTapped())
             succeeded = true
         case .edit(let row):
             intent("editTapped(at: \(row - 1)), row \(row) on screen")
-            screen.reveal(row: row - 1)
             let editor = list.editTapped(at: row - 1)
+            if editor != nil { screen.reveal(row: row - 1) }
             if let editor { open(editor) }
             succeeded = editor != nil
         case .move(let source, let destination):
             intent("moveTapped(from: \(source - 1), to: \(destination - 1))")
             succeeded = list.moveTapped(from: source - 1, to: destination - 1)
-            screen.reveal(row: destination - 1)
+            if succeeded { screen.reveal(row: destination - 1) }
         case .delete(let row):
             intent("deleteTapped(at: \(row - 1)), row \(row) on screen")
             succeeded = list.deleteTapped(at: row - 1)
-            screen.reveal(row: max(0, min(row - 1, list.viewState.rows.count - 1)))
+            if succeeded { screen.reveal(row: min(row - 1, list.viewState.rows.count - 1)) }
         case .page(let page):
             guard page <= screen.pageCount else {
                 return .failed(

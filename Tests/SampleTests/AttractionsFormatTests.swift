@@ -78,10 +78,13 @@ struct AttractionsFormatTests {
 
         let run = try SampleRunner.run(
             "attractions", ["--store", path("long.sqlite")],
-            script: adds + "\npage 1\npage 3\nmove 44 2\npage 4\n")
+            script: adds
+                + "\npage 1\npage 3\nmove 44 2\npage 4\nedit 9223372036854775807\nmove 1 9223372036854775807\n"
+        )
 
-        #expect(run.status == 1, "page 4 of 3 is refused")
-        #expect(run.errorLines == ["error: there is no page 4: the list has 3 pages"])
+        #expect(run.status == 1, "page 4 of 3, and rows past the end, are refused")
+        #expect(run.errorLines.first == "error: there is no page 4: the list has 3 pages")
+        #expect(run.errorLines.count == 3, "\(run.errors)")
         let screens = run.output.components(separatedBy: "Attractions\n").dropFirst().map {
             $0.split(separator: "\n").map(String.init)
         }
@@ -95,7 +98,8 @@ struct AttractionsFormatTests {
         let pageOne = try #require(screens.dropFirst(46).first)
         #expect(pageOne.first == "  1. place 1" && pageOne[19] == "  20. place 20")
         let pageThree = try #require(screens.dropFirst(47).first)
-        #expect(pageThree.first == "  26. place 26", "the last page is a full screen: \(pageThree)")
+        #expect(pageThree.first == "  41. place 41" && pageThree[4] == "  45. place 45")
+        #expect(pageThree[5] == "  (rows 41–45 of 45; 'page <1–3>' shows another 20)")
         let afterMove = try #require(screens.dropFirst(48).first)
         #expect(afterMove.first == "  1. place 1" && afterMove[1] == "  2. place 44")
     }

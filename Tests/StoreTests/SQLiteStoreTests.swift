@@ -245,4 +245,109 @@ struct SQLiteStoreTests {
         #expect(
             try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Cluny", "Orsay"])
     }
+
+    @Test("two processes moving rows at the same moment end with the database's order, both")
+    func concurrentMoves() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        try await SQLiteListFile.write(["A", "B", "C", "D"].map { Attraction(name: $0) }, to: url)
+        let first = try await AttractionStore.openDatabase(at: url)
+        let second = try await AttractionStore.openDatabase(at: url)
+
+        for round in 0..<20 {
+            // Both move before either hears of the other's move.
+            try first.store.move(from: round % 4, to: (round + 2) % 4)
+            try second.store.move(from: (round + 3) % 4, to: round % 4)
+            try await first.persistence.flush()
+            try await second.persistence.flush()
+        }
+
+        var onDisk: [Attraction] = []
+        #expect(
+            await eventually(seconds: 15) {
+                onDisk = (try? ListOnDisk.read(url)) ?? []
+                return first.store.elements == onDisk && second.store.elements == onDisk
+            },
+            "\(first.store.elements.map(\.name)) \(second.store.elements.map(\.name)) \(onDisk.map(\.name))"
+        )
+    }
+
+    @Test("a database restored in place from an older copy is shown whole, not ignored")
+    func restoredInPlace() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let backup = folder.file("backup.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        try RawSQLite(url).execute("VACUUM INTO '\(backup.path)'")
+        for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
+        try await persistence.flush()
+
+        // As `sqlite3 a.sqlite ".restore backup.sqlite"` does: the same file, older pages.
+        try RawSQLite(url).execute(
+            "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; DELETE FROM main.changes; INSERT INTO main.elements SELECT * FROM old.elements; INSERT INTO main.changes SELECT * FROM old.changes"
+        )
+
+        #expect(await eventually { store.elements.map(\.name) == ["Louvre"] })
+    }
+
+    @Test("a row whose id is not written as this code writes ids is refused, naming it")
+    func idInAnotherSpelling() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let louvre = Attraction(name: "Louvre")
+        try await SQLiteListFile.write([louvre], to: url)
+        try RawSQLite(url).execute(
+            "UPDATE elements SET id = lower(id)")
+        let bytes = try Data(contentsOf: url)
+
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url)
+        } throws: { error in
+            guard case .brokenRule(_, let reason) = error as? PersistenceError else { return false }
+            return reason.contains(louvre.id.description.lowercased())
+        }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test("rows that share a rank (set by hand) are given ranks of their own, in the order shown")
+    func sharedRanks() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        try await SQLiteListFile.write(["A", "B", "C"].map { Attraction(name: $0) }, to: url)
+        try RawSQLite(url).execute("UPDATE elements SET rank = 0")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        let shown = store.elements
+
+        try store.add(Attraction(name: "D"))
+        try store.move(from: 3, to: 1)
+        try await persistence.close()
+
+        #expect(try await SQLiteListFile<Attraction>.read(from: url) == store.elements)
+        #expect(store.elements.map(\.name) == [shown[0].name, "D", shown[1].name, shown[2].name])
+    }
+
+    @Test("a read-only database is read without being written to")
+    func readOnlySource() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        #expect(chmod(url.path, 0o444) == 0)
+        let bytes = try Data(contentsOf: url)
+
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre"])
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+}
+
+/// The list in a database, as a program that only reads it sees it.
+enum ListOnDisk {
+    static func read(_ url: URL) throws -> [Attraction] {
+        try RawSQLite(url).rows("SELECT id, name, notes FROM elements ORDER BY rank").map {
+            guard let id = Attraction.ID($0[0]) else { throw RawSQLite.Failure(description: $0[0]) }
+            return Attraction(id: id, name: $0[1], notes: $0[2] == "NULL" ? "" : $0[2])
+        }
+    }
 }
