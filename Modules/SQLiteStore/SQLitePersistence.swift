@@ -38,6 +38,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var pending: [RowWrite<Element>] = []
     private var writer: Task<Void, Never>?
     private var isWriting = false
+    private var isClosed = false
     private var failures = 0
     private var failureCount = 0
     private var lastError: PersistenceError?
@@ -72,6 +73,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// Queues the row write for `change`; the writer writes it in order, after those before it.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
+        guard !isClosed else { return }
         edits += 1
         let position: Int? =
             switch change {
@@ -106,9 +108,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// written after this.
     public func close() async throws(PersistenceError) {
         try await flush()
-        poller?.cancel()
-        watcher?.cancel()
-        trailingLooks?.cancel()
+        // Looking stops by this flag; the watcher and the poller are let go with the object.
+        // (Cancelled here, they would drop the last weak references to this object, and
+        // LeakSanitizer, which cannot see a live object's weak-reference table through its
+        // reference count, would report that table as leaked at exit.)
+        isClosed = true
         await database.close()
     }
 
@@ -224,6 +228,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     private func lookForChanges(force: Bool) {
+        guard !isClosed else { return }
         // A look that must see the log (one before it was thrown away, after SQLite had already
         // said "changed") stays forced until it happens.
         forcesNextLook = forcesNextLook || force
