@@ -78,6 +78,9 @@ struct AttractionsFaultTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         close(writeEnd)
+        // Should the sample hang (the bug was that it never ended), it is killed rather than
+        // hang the suite.
+        let deadline = SampleRunner.deadline(for: process, seconds: 60)
 
         // Read as `head` would until the first edit shows, then stop reading and go away.
         input.fileHandleForWriting.write(Data("add Louvre\n".utf8))
@@ -91,13 +94,10 @@ struct AttractionsFaultTests {
         close(readEnd)
         // The next screen meets the closed pipe; its edit must still reach the file.
         input.fileHandleForWriting.write(Data("add Eiffel\n".utf8))
-        // Should the sample not end by itself (the bug), end it rather than hang the suite.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
+        let ended = Result { try deadline.wait() }
         try? input.fileHandleForWriting.close()
 
+        try ended.get()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == SIGPIPE)
         #expect(try names(in: store) == ["Louvre", "Eiffel"])

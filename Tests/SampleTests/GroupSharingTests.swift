@@ -41,9 +41,10 @@ struct GroupSharingTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let deadline = SampleRunner.deadline(for: process)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try deadline.wait()
         return SampleRun(
             output: String(decoding: printed, as: UTF8.self),
             errors: String(decoding: complaints, as: UTF8.self),

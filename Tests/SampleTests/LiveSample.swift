@@ -72,7 +72,7 @@ final class LiveSample {
     /// sample), and waits for the sample to end.
     func finish(closingInput: Bool = true) throws -> SampleRun {
         if closingInput { try? input.fileHandleForWriting.close() }
-        process.waitUntilExit()
+        try SampleRunner.deadline(for: process).wait()
         let errors = try FileHandle(forReadingFrom: errorFile)
         defer { try? errors.close() }
         return SampleRun(

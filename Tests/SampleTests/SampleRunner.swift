@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a sample printed and how it exited.
 struct SampleRun {
     var output: String
@@ -21,13 +27,28 @@ struct SampleRun {
 enum SampleRunner {
     enum Failure: Error, CustomStringConvertible {
         case executableNotFound(String, searched: [String])
+        case hung(String, seconds: Int)
 
         var description: String {
             switch self {
             case .executableNotFound(let name, let searched):
                 "cannot find the '\(name)' executable; looked in \(searched.joined(separator: ", "))"
+            case .hung(let name, let seconds):
+                "'\(name)' was still running after \(seconds) s, so it was killed"
             }
         }
+    }
+
+    /// How long a sample may take to end once it has been told to; far more than any needs, even
+    /// under a sanitizer on a loaded machine.
+    static let exitLimit = 120
+
+    /// A deadline that kills `process` should it still run `seconds` from now.
+    ///
+    /// ``ProcessDeadline/wait()`` waits for the process to end and says whether that was why. A
+    /// hung sample then fails its test instead of hanging the whole suite.
+    static func deadline(for process: Process, seconds: Int = exitLimit) -> ProcessDeadline {
+        ProcessDeadline(process, seconds: seconds)
     }
 
     /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal).
@@ -52,7 +73,7 @@ enum SampleRunner {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        process.waitUntilExit()
+        try deadline(for: process).wait()
 
         return SampleRun(
             output: try text(of: output),
@@ -80,5 +101,36 @@ enum SampleRunner {
             folder.deleteLastPathComponent()
         }
         throw Failure.executableNotFound(name, searched: searched)
+    }
+}
+
+/// A limit on how long a child process may still run; see ``SampleRunner/deadline(for:seconds:)``.
+struct ProcessDeadline {
+    private let process: Process
+    private let seconds: Int
+    private let killer: DispatchWorkItem
+
+    fileprivate init(_ process: Process, seconds: Int) {
+        self.process = process
+        self.seconds = seconds
+        killer = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: killer)
+    }
+
+    /// Waits for the process to end.
+    ///
+    /// - Throws: ``SampleRunner/Failure/hung(_:seconds:)`` if the deadline killed it.
+    func wait() throws {
+        let start = ContinuousClock.now
+        process.waitUntilExit()
+        killer.cancel()
+        if ContinuousClock.now - start >= .seconds(seconds),
+            process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL
+        {
+            throw SampleRunner.Failure.hung(
+                process.executableURL?.lastPathComponent ?? "the process", seconds: seconds)
+        }
     }
 }

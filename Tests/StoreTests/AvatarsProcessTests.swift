@@ -34,8 +34,14 @@ struct AvatarsProcessTests {
         process.standardError = try FileHandle(forWritingTo: folder.file("err"))
         try process.run()
         var peak = 0
+        // A sample that hangs is killed after two minutes, failing the test instead of the suite.
+        let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning {
             peak = max(peak, peakResidentBytes(of: process.processIdentifier))
+            if ContinuousClock.now > deadline {
+                Issue.record("avatars was still running after 120 s; it was killed")
+                kill(process.processIdentifier, SIGKILL)
+            }
             usleep(5_000)
         }
         process.waitUntilExit()

@@ -69,6 +69,10 @@ struct CrashTests {
             writer.arguments = ["--sqlite", url.path, String((acknowledged.last ?? 0) + 1)]
             writer.standardOutput = output
             try writer.run()
+            // A writer that hangs before it has saved is killed, failing the round, not the suite.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [writer] in
+                if writer.isRunning { kill(writer.processIdentifier, SIGKILL) }
+            }
             // Kill it once it has saved a few edits, at a random moment within its next ones.
             let lines = LineReader(output.fileHandleForReading)
             var saved: [Int] = []
