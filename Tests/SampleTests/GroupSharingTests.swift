@@ -29,8 +29,16 @@ struct GroupSharingTests {
         let input = folder.appending(path: "script-\(UUID().uuidString)")
         try Data(script.utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
-        let output = Pipe()
-        let errors = Pipe()
+        // Files, not pipes: a sample that hangs is then killed by the deadline, not waited for
+        // in a read that never ends.
+        let output = folder.appending(path: "out-\(UUID().uuidString)")
+        let errors = folder.appending(path: "err-\(UUID().uuidString)")
+        try Data().write(to: output)
+        try Data().write(to: errors)
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
@@ -38,16 +46,13 @@ struct GroupSharingTests {
             try SampleRunner.executable(named: "attractions").path, "--store", store,
         ]
         process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = output
-        process.standardError = errors
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        let deadline = SampleRunner.deadline(for: process)
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        try deadline.wait()
+        try SampleRunner.deadline(for: process).wait()
         return SampleRun(
-            output: String(decoding: printed, as: UTF8.self),
-            errors: String(decoding: complaints, as: UTF8.self),
+            output: try SampleRunner.text(of: output),
+            errors: try SampleRunner.text(of: errors),
             status: process.terminationStatus)
     }
 

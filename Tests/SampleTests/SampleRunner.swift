@@ -43,10 +43,10 @@ enum SampleRunner {
     /// under a sanitizer on a loaded machine.
     static let exitLimit = 120
 
-    /// A deadline that kills `process` should it still run `seconds` from now.
+    /// A deadline `seconds` from now for `process` to end by.
     ///
-    /// ``ProcessDeadline/wait()`` waits for the process to end and says whether that was why. A
-    /// hung sample then fails its test instead of hanging the whole suite.
+    /// ``ProcessDeadline/wait()`` waits for the process to end, and kills it and fails if it has
+    /// not by then: a hung sample fails its test instead of hanging the whole suite.
     static func deadline(for process: Process, seconds: Int = exitLimit) -> ProcessDeadline {
         ProcessDeadline(process, seconds: seconds)
     }
@@ -84,7 +84,7 @@ enum SampleRunner {
 
     /// A file's text. (Read through a file handle: `Data(contentsOf:)` leaks its buffer for an
     /// empty file on Linux, which LeakSanitizer reports.)
-    private static func text(of file: URL) throws -> String {
+    static func text(of file: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
@@ -105,32 +105,31 @@ enum SampleRunner {
 }
 
 /// A limit on how long a child process may still run; see ``SampleRunner/deadline(for:seconds:)``.
+///
+/// It polls `isRunning` rather than calling `waitUntilExit()`, which spins the calling thread's
+/// run loop and, in swift-corelibs-foundation under load, has been seen to wait on after the
+/// process was gone: whatever goes wrong, the wait ends.
 struct ProcessDeadline {
     private let process: Process
+    private let end: ContinuousClock.Instant
     private let seconds: Int
-    private let killer: DispatchWorkItem
 
     fileprivate init(_ process: Process, seconds: Int) {
         self.process = process
         self.seconds = seconds
-        killer = DispatchWorkItem { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: killer)
+        end = .now + .seconds(seconds)
     }
 
-    /// Waits for the process to end.
+    /// Waits for the process to end, killing it once the deadline has passed.
     ///
-    /// - Throws: ``SampleRunner/Failure/hung(_:seconds:)`` if the deadline killed it.
+    /// - Throws: ``SampleRunner/Failure/hung(_:seconds:)`` if it was still running then.
     func wait() throws {
-        let start = ContinuousClock.now
-        process.waitUntilExit()
-        killer.cancel()
-        if ContinuousClock.now - start >= .seconds(seconds),
-            process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL
-        {
-            throw SampleRunner.Failure.hung(
-                process.executableURL?.lastPathComponent ?? "the process", seconds: seconds)
-        }
+        while process.isRunning, ContinuousClock.now < end { usleep(2_000) }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let grace = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < grace { usleep(2_000) }
+        throw SampleRunner.Failure.hung(
+            process.executableURL?.lastPathComponent ?? "the process", seconds: seconds)
     }
 }

@@ -41,10 +41,11 @@ struct AvatarsProcessTests {
             if ContinuousClock.now > deadline {
                 Issue.record("avatars was still running after 120 s; it was killed")
                 kill(process.processIdentifier, SIGKILL)
+                break
             }
             usleep(5_000)
         }
-        process.waitUntilExit()
+        while process.isRunning { usleep(5_000) }
         return (
             String(decoding: try contents(of: folder.file("out")), as: UTF8.self),
             String(decoding: try contents(of: folder.file("err")), as: UTF8.self),

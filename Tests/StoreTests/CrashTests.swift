@@ -32,7 +32,8 @@ struct CrashTests {
             await waitForAState(after: highestState, in: file)
             usleep(UInt32.random(in: 0...30_000, using: &random))
             kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            waitUntilGone(writer)
+            try #require(!writer.isRunning, "round \(round): the killed writer never ended")
             #expect(
                 writer.terminationReason == .uncaughtSignal,
                 "round \(round): the writer ended by itself")
@@ -81,7 +82,8 @@ struct CrashTests {
             }
             usleep(UInt32.random(in: 0...20_000, using: &random))
             kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            waitUntilGone(writer)
+            try #require(!writer.isRunning, "round \(round): the killed writer never ended")
             // Every line printed before the kill counts: it was printed after its edit was saved.
             while let line = lines.next() {
                 if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
@@ -96,6 +98,13 @@ struct CrashTests {
             let lost = acknowledged.filter { !names.contains("edit \($0)") }
             #expect(lost.isEmpty, "round \(round): edits reported saved are gone: \(lost)")
         }
+    }
+
+    /// Waits, for at most 30 seconds, until a killed writer is gone. (Polled: `waitUntilExit()`
+    /// spins the run loop of the calling thread, and under load has been seen never to return.)
+    private func waitUntilGone(_ writer: Process) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while writer.isRunning, ContinuousClock.now < deadline { usleep(1_000) }
     }
 
     /// Waits, for at most 30 seconds, until the file holds a state numbered above `state`.
