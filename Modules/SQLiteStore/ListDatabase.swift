@@ -375,7 +375,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 strings(connection, "SELECT name FROM pragma_table_info('elements')"))
             for field in Element.fields where !columns.contains(field.name) {
                 try connection.execute(
-                    "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
+                    "ALTER TABLE elements ADD COLUMN \(Self.quoted(field.name)) TEXT")
             }
             if version < Self.schemaVersion {
                 try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
@@ -737,7 +737,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             try strings(connection, "SELECT name FROM pragma_table_info('elements')"))
         let fields = Element.fields
         // A described field without a column yet (a database made before it) is selected as NULL.
-        let columns = fields.map { existing.contains($0.name) ? quoted($0.name) : "NULL" }
+        let columns = fields.map { existing.contains($0.name) ? Self.quoted($0.name) : "NULL" }
         let statement = try connection.statement(
             "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, id")
         defer { statement.reset() }
@@ -854,10 +854,6 @@ actor ListDatabase<Element: SQLiteListElement> {
         let statement = try connection.statement(sql).bind(values)
         defer { statement.reset() }
         return try statement.step() ? statement.integer(at: 0) : nil
-    }
-
-    private nonisolated func quoted(_ name: String) -> String {
-        Self.quoted(name)
     }
 
     /// `name` as an SQL identifier.

@@ -290,7 +290,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             tracer.record(
                 from: .persistence, to: .store,
                 "take in another process's edits (\(Element.counted(rows.count)))")
-            completed = await apply(rows, to: store, editsBefore: editsBefore)
+            completed = await applyInSlices(rows, editsBefore: editsBefore) { row in
+                // Each row is an edit against the list as it is then.
+                store.takeIn(Self.edits(bringing: row, into: store))
+            }
             if completed { finish(through: through, problems: problems, in: store) }
         case .whole(let elements, let through, let problems):
             tracer.record(
@@ -304,7 +307,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 looksAgain = true
                 return
             }
-            completed = await apply(difference, to: store, editsBefore: editsBefore)
+            completed = await applyInSlices(difference, editsBefore: editsBefore) {
+                store.takeIn([$0])
+            }
             if completed { finish(through: through, problems: problems, in: store) }
         }
         if !completed { looksAgain = true }
@@ -341,7 +346,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             // An edit made meanwhile waits to be written to the new file: the list is brought to
             // the file's once it is, by reading the file whole.
             guard edits == editsBefore, store.elements == current,
-                await apply(difference, to: store, editsBefore: editsBefore)
+                await applyInSlices(difference, editsBefore: editsBefore, { store.takeIn([$0]) })
             else {
                 readsWholeNext = true
                 looksAgain = true
@@ -361,36 +366,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
     }
 
-    /// Applies the rows, each as an edit against the list as it is then, yielding the main
-    /// actor every few milliseconds; stops (returning `false`) if this process edits meanwhile.
-    private func apply(_ rows: [RemoteRow<Element>], to store: ListStore<Element>, editsBefore: Int)
-        async -> Bool
-    {
+    /// Applies `items` one at a time through `apply`, yielding the main actor every few
+    /// milliseconds; stops (returning `false`) if this process edits meanwhile.
+    private func applyInSlices<Item>(
+        _ items: [Item], editsBefore: Int, _ apply: (Item) -> Void
+    ) async -> Bool {
         var slice = ContinuousClock.now
-        for row in rows {
+        for item in items {
             if ContinuousClock.now - slice > .milliseconds(4) {
                 await Task.yield()
                 guard edits == editsBefore else { return false }
                 slice = .now
             }
-            store.takeIn(Self.edits(bringing: row, into: store))
-        }
-        return true
-    }
-
-    private func apply(
-        _ difference: [ListEdit<Element>], to store: ListStore<Element>, editsBefore: Int
-    )
-        async -> Bool
-    {
-        var slice = ContinuousClock.now
-        for edit in difference {
-            if ContinuousClock.now - slice > .milliseconds(4) {
-                await Task.yield()
-                guard edits == editsBefore else { return false }
-                slice = .now
-            }
-            store.takeIn([edit])
+            apply(item)
         }
         return true
     }

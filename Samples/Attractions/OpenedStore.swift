@@ -66,22 +66,20 @@ struct OpenedStore {
                 at: url, pollInterval: .milliseconds(500), tracer: tracer)
             return OpenedStore(
                 store: store, format: .database,
-                writePending: {
-                    do throws(PersistenceError) {
-                        try await persistence.flush()
-                        return nil
-                    } catch {
-                        return error.description
-                    }
-                },
-                close: {
-                    do throws(PersistenceError) {
-                        try await persistence.close()
-                        return nil
-                    } catch {
-                        return error.description
-                    }
-                })
+                writePending: { await failure(of: persistence.flush) },
+                close: { await failure(of: persistence.close) })
+        }
+    }
+
+    /// What went wrong in `work`, in a sentence, or `nil` if nothing did.
+    private static func failure(
+        of work: @MainActor () async throws(PersistenceError) -> Void
+    ) async -> String? {
+        do throws(PersistenceError) {
+            try await work()
+            return nil
+        } catch {
+            return error.description
         }
     }
 
