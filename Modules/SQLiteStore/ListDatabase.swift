@@ -276,6 +276,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 return (version, StoredRows())
             }
             try checkKind(connection)
+            try checkTables(connection)
             return (version, try readRows(connection))
         }
     }
@@ -336,6 +337,23 @@ actor ListDatabase<Element: SQLiteListElement> {
                 path: path,
                 reason:
                     "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
+        }
+    }
+
+    /// Refuses a list whose tables were changed (by hand, or by another program) so that this code
+    /// could not write to them: found when opening, not at every edit's write.
+    private func checkTables(_ connection: SQLiteConnection) throws {
+        let needed = [("elements", ["id", "rank"]), ("changes", ["seq", "element_id", "origin"])]
+        for (table, columns) in needed {
+            let present = Set(
+                try strings(connection, "SELECT name FROM pragma_table_info('\(table)')"))
+            guard let missing = columns.first(where: { !present.contains($0) }) else { continue }
+            throw PersistenceError.corrupt(
+                path: path,
+                reason: present.isEmpty
+                    ? "it is a list of \(Element.pluralNoun), but its table \(table) is missing"
+                    : "it is a list of \(Element.pluralNoun), but its table \(table) has no column \(missing)"
+            )
         }
     }
 

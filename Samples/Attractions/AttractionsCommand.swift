@@ -72,7 +72,7 @@ enum AttractionsCommand: Equatable {
                 from: try CommandError.row(parts[0], for: word),
                 to: try CommandError.row(parts[1], for: word))
         case "delete": self = .delete(row: try CommandError.row(argument, for: word))
-        case "page": self = .page(try CommandError.row(argument, for: word))
+        case "page": self = .page(try CommandError.row(argument, for: word, counting: "page"))
         case "undo": self = try CommandError.bare(.undo, word: word, argument: argument)
         case "redo": self = try CommandError.bare(.redo, word: word, argument: argument)
         case "help": self = try CommandError.bare(.help, word: word, argument: argument)

@@ -6,8 +6,8 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedArgument(command: String, argument: String)
     /// The command needs an argument the line lacks; `what` says which ("a row number").
     case missingArgument(command: String, what: String)
-    /// A row number that is not a whole number from 1 up.
-    case notARow(String)
+    /// A row (or page) number that is not a whole number from 1 up; `noun` says which it counts.
+    case notANumber(String, counting: String)
     /// A number that is not one, or out of range; `expected` says what would do.
     case badNumber(command: String, text: String, expected: String)
 
@@ -20,8 +20,8 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(command)' takes no argument, but got '\(argument)'"
         case .missingArgument(let command, let what):
             "'\(command)' needs \(what)"
-        case .notARow(let text):
-            "'\(text)' is not a row number; rows are numbered from 1"
+        case .notANumber(let text, let noun):
+            "'\(text)' is not a \(noun) number; \(noun)s are numbered from 1"
         case .badNumber(let command, let text, let expected):
             "'\(command)' needs \(expected), not '\(text)'"
         }
@@ -37,12 +37,17 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         return command
     }
 
-    /// The row number in `text` (rows count from 1).
+    /// The row number in `text` (rows count from 1); with `noun`, the number of something
+    /// else that counts from 1 ("page").
     ///
-    /// - Throws: ``missingArgument(command:what:)`` or ``notARow(_:)``.
-    public static func row(_ text: String, for command: String) throws(CommandError) -> Int {
-        guard !text.isEmpty else { throw .missingArgument(command: command, what: "a row number") }
-        guard let row = Int(text), row >= 1 else { throw .notARow(text) }
-        return row
+    /// - Throws: ``missingArgument(command:what:)`` or ``notANumber(_:counting:)``.
+    public static func row(_ text: String, for command: String, counting noun: String = "row")
+        throws(CommandError) -> Int
+    {
+        guard !text.isEmpty else {
+            throw .missingArgument(command: command, what: "a \(noun) number")
+        }
+        guard let number = Int(text), number >= 1 else { throw .notANumber(text, counting: noun) }
+        return number
     }
 }

@@ -79,7 +79,9 @@ struct SQLiteStoreTests {
         #expect(try Data(contentsOf: url) == bytes)
     }
 
-    @Test("another program's SQLite database, or a list of other things, is refused untouched")
+    @Test(
+        "another program's database, a list of other things, or one whose tables were changed by hand is refused untouched"
+    )
     func otherDatabases() async throws {
         let folder = try TemporaryFolder()
         let people = folder.file("people.sqlite")
@@ -88,8 +90,20 @@ struct SQLiteStoreTests {
         let contacts = folder.file("contacts.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: contacts)
         try RawSQLite(contacts).execute("UPDATE meta SET value = 'contacts' WHERE key = 'kind'")
+        // Opened, these would fail at every edit's write instead.
+        let altered = folder.file("altered.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: altered)
+        try RawSQLite(altered).execute(
+            "DROP TABLE changes; CREATE TABLE changes (seq INTEGER PRIMARY KEY, element_id TEXT)")
+        let dropped = folder.file("dropped.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: dropped)
+        try RawSQLite(dropped).execute("DROP TABLE changes")
 
-        for (url, words) in [(people, "the tables people"), (contacts, "a list of contacts")] {
+        for (url, words) in [
+            (people, "the tables people"), (contacts, "a list of contacts"),
+            (altered, "its table changes has no column origin"),
+            (dropped, "its table changes is missing"),
+        ] {
             let bytes = try Data(contentsOf: url)
             await #expect {
                 _ = try await AttractionStore.openDatabase(at: url)
