@@ -61,7 +61,8 @@ struct RemoteRow<Element: SQLiteListElement>: Sendable {
 ///   leave gaps (2³² apart), so an insert or a move writes one row, the element's own, halfway
 ///   between its neighbours; only when a gap is used up are all rows renumbered.
 /// - `changes(seq, element_id, origin)`: one entry per committed edit (`origin` names the
-///   connection that made it); a process reads the entries after the last one it saw and reads
+///   connection that made it and the edit's number there, a token no other entry has; see
+///   `LogHistory`); a process reads the entries after the last one it saw and reads
 ///   those rows (its own included: a row it placed after a neighbour another process moved since
 ///   must follow that neighbour). The log
 ///   keeps its last 10,000 entries; a process further behind than that reads the whole list.
@@ -109,8 +110,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private let executor: QueueExecutor
     private let busyWait: Duration
     private var connection: SQLiteConnection?
-    /// Marks this connection's log entries.
-    private let origin = UUID().uuidString
+    /// The log entries this connection knows of, and the tokens that mark its own.
+    private var history = LogHistory(origin: UUID().uuidString)
     private var seenDataVersion: Int64 = -1
     /// The open file's device and inode, to notice it deleted or replaced by another program.
     private var identity: FileIdentity?
@@ -180,6 +181,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 seenDataVersion = try connected().integerPragma("data_version")
             }
             identity = FileIdentity(path: path)
+            history.readThrough(rows.through, token: rows.throughToken)
             return (EditableList(decoded.elements), rows.through)
         } catch {
             connection = nil
@@ -427,14 +429,16 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///   neighbours meanwhile); and the edit's change log entry.
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> WriteResult<Element> {
         let connection = try connected()
+        let token = history.nextToken()
         do {
             let merged = try connection.writing { () throws -> WriteResult<Element> in
                 var result = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
-                    .bind(.text(write.change.element.id.description), .text(origin)).run()
+                    .bind(.text(write.change.element.id.description), .text(token)).run()
                 result.entry = connection.lastInsertedRow
                 return result
             }
+            history.wrote(merged.entry, token: token)
             writesSincePruning += 1
             if writesSincePruning >= 1_000 { try prune(connection) }
             return merged
@@ -639,17 +643,21 @@ actor ListDatabase<Element: SQLiteListElement> {
             found = try connection.reading { () throws -> Found? in
                 let newest =
                     try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
-                // Numbers that went backwards: the file was restored from an older copy.
-                if whole || newest < seen {
-                    return .whole(try readRows(connection), through: newest)
-                }
-                guard newest > seen else { return nil }
                 let oldest =
                     try integer(connection, "SELECT coalesce(min(seq), 0) FROM changes") ?? 0
-                if oldest > seen + 1 {
-                    return .whole(try readRows(connection), through: newest)
+                // Numbers that went backwards, or entries this process knows that are gone: the
+                // file was restored from an older copy. Or this process is further behind than
+                // the log reaches.
+                let historyKept = try holdsKnownEntries(from: oldest, in: connection)
+                if whole || newest < seen || oldest > seen + 1 || !historyKept {
+                    let rows = try readRows(connection)
+                    history.readThrough(newest, token: rows.throughToken)
+                    return .whole(rows, through: newest)
                 }
-                return .rows(try changedRows(after: seen, through: newest, in: connection))
+                guard newest > seen else { return nil }
+                let changes = try changedRows(after: seen, through: newest, in: connection)
+                history.readThrough(newest, token: try token(of: newest, in: connection))
+                return .rows(changes)
             }
         } catch let error as PersistenceError {
             throw error
@@ -670,6 +678,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     private enum Found {
         case rows(RemoteChanges<Element>)
         case whole(StoredRows, through: Int64)
+    }
+
+    /// Whether the log still holds every entry this connection knows of (those it has not
+    /// trimmed), each with its token.
+    private func holdsKnownEntries(from oldest: Int64, in connection: SQLiteConnection) throws
+        -> Bool
+    {
+        guard !history.changed else { return false }
+        for (entry, token) in history.known where entry >= oldest {
+            guard try self.token(of: entry, in: connection) == token else { return false }
+        }
+        return true
+    }
+
+    /// The token of log entry `entry`, if there is one.
+    private func token(of entry: Int64, in connection: SQLiteConnection) throws -> String? {
+        try strings(connection, "SELECT origin FROM changes WHERE seq = ?", .integer(entry)).first
     }
 
     private func changedRows(
@@ -747,6 +772,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         var texts: [String?] = []
         /// The last change log entry the rows include.
         var through: Int64 = 0
+        /// That entry's token (`nil` if the log is empty).
+        var throughToken: String?
     }
 
     /// Every row's text, in list order, with the last change log entry.
@@ -767,6 +794,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         rows.through = try integer(connection, "SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+        rows.throughToken = try token(of: rows.through, in: connection)
         return rows
     }
 
