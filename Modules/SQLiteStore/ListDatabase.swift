@@ -207,7 +207,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Parameter elements: The list this process holds: written to the new database if there
     ///   is none at the path (the deleted file's list lives on).
-    /// - Returns: The list in the file now, and whether it was made anew from `elements`.
+    /// - Returns: The list in the file now, and whether it was made anew from `elements` (for a
+    ///   file deleted or replaced by an empty one, unless another process filled it first).
     func reopen(keeping elements: [Element]) async throws(PersistenceError) -> (
         list: EditableList<Element>, through: Int64, isNew: Bool
     ) {
@@ -216,11 +217,17 @@ actor ListDatabase<Element: SQLiteListElement> {
         // first (SQLite does not, on closing a file that was moved or deleted).
         foldLog()
         connection = nil
-        let isNew = !FileManager.default.fileExists(atPath: path)
         let opened = try await open()
-        guard isNew else { return (opened.list, opened.through, false) }
-        try append(elements)
-        return (EditableList(elements), 0, true)
+        guard opened.list.count == 0 else { return (opened.list, opened.through, false) }
+        // Deleted, or replaced by an empty database (another process that had the deleted one
+        // open may be making it again right now): filled with this list, unless another process
+        // filled it first; then its list is read.
+        if let through = try fillIfEmpty(with: elements, logged: true) {
+            return (EditableList(elements), through, true)
+        }
+        connection = nil
+        let theirs = try await open()
+        return (theirs.list, theirs.through, false)
     }
 
     /// Reads the whole list without writing anything to the file (no migration, no change of
@@ -455,14 +462,22 @@ actor ListDatabase<Element: SQLiteListElement> {
         }
     }
 
-    /// Appends `elements` after the last row, in one transaction (for a new database, filled
-    /// from another format).
-    func append(_ elements: [Element]) throws(PersistenceError) {
+    /// Writes `elements` as the list of a new database, in one transaction, unless it has rows
+    /// or log entries already (another process filled it first).
+    ///
+    /// - Parameter logged: Whether each row gets a log entry, so that a process that opened the
+    ///   empty file meanwhile reads them as inserts.
+    /// - Returns: The last log entry written (0 without entries), or `nil` if the database was
+    ///   not empty.
+    func fillIfEmpty(with elements: [Element], logged: Bool) throws(PersistenceError) -> Int64? {
         let connection = try connected()
         do {
-            try connection.writing {
-                var rank =
-                    try integer(connection, "SELECT coalesce(max(rank), 0) FROM elements") ?? 0
+            let through = try connection.writing { () throws -> (entry: Int64, token: String?)? in
+                let rows = try integer(connection, "SELECT count(*) FROM elements") ?? 0
+                let entries = try integer(connection, "SELECT count(*) FROM changes") ?? 0
+                guard rows == 0, entries == 0 else { return nil }
+                var rank: Int64 = 0
+                var last: (entry: Int64, token: String?) = (0, nil)
                 for element in elements {
                     rank += Self.rankGap
                     try connection.statement(sql.insert)
@@ -470,8 +485,19 @@ actor ListDatabase<Element: SQLiteListElement> {
                             [.text(element.id.description), .integer(rank)] + fieldValues(element)
                         )
                         .run()
+                    guard logged else { continue }
+                    let token = history.nextToken()
+                    try connection.statement(
+                        "INSERT INTO changes (element_id, origin) VALUES (?, ?)"
+                    )
+                    .bind(.text(element.id.description), .text(token)).run()
+                    last = (connection.lastInsertedRow, token)
                 }
+                return last
             }
+            guard let through else { return nil }
+            history.readThrough(through.entry, token: through.token)
+            return through.entry
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }

@@ -71,7 +71,8 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
         let database = ListDatabase<Element>(url: building)
         do throws(PersistenceError) {
             _ = try await database.open()
-            try await database.append(elements)
+            // A file of its own, just made: it is empty.
+            _ = try await database.fillIfEmpty(with: elements, logged: false)
             await database.close()
             guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
             do {

@@ -331,7 +331,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             seen = reopened.through
             if reopened.isNew {
                 store.postNotice(
-                    "the database was deleted by another program; it was made again with the list open here"
+                    "the database was deleted by another program (or replaced by an empty one); it was made again with the list open here"
                 )
                 return
             }

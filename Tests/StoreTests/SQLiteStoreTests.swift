@@ -238,6 +238,48 @@ struct SQLiteStoreTests {
             try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre", "Orsay"])
     }
 
+    @Test("two processes that both make a deleted database again end with one list in one file")
+    func deletedUnderTwo() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        // Each round both look at the same moment, so both find the file gone, and both try to
+        // make it again.
+        for round in 1...5 {
+            let first = try await AttractionStore.openDatabase(
+                at: url, watchesFileEvents: false, pollInterval: nil)
+            let second = try await AttractionStore.openDatabase(
+                at: url, watchesFileEvents: false, pollInterval: nil)
+            if first.store.elements.isEmpty { try first.store.add(Attraction(name: "Louvre")) }
+            try await first.persistence.flush()
+            second.persistence.lookForChanges()
+            #expect(await eventually { second.store.elements.map(\.name) == ["Louvre"] })
+
+            try FileManager.default.removeItem(at: url)
+            first.persistence.lookForChanges()
+            second.persistence.lookForChanges()
+            #expect(
+                await eventually {
+                    first.store.notice.value != nil && second.store.notice.value != nil
+                })
+            for store in [first.store, second.store] {
+                let notice = store.notice.value?.message ?? ""
+                #expect(!notice.contains("could not"), "round \(round): \(notice)")
+            }
+            // Both write to the one file made again.
+            try first.store.add(Attraction(name: "Orsay \(round)"))
+            try await first.persistence.flush()
+            second.persistence.lookForChanges()
+            #expect(
+                await eventually { second.store.elements == first.store.elements },
+                "round \(round): \(first.store.elements.map(\.name)) \(second.store.elements.map(\.name))"
+            )
+            try await first.persistence.close()
+            try await second.persistence.close()
+            #expect(try await SQLiteListFile<Attraction>.read(from: url) == first.store.elements)
+            try FileManager.default.removeItem(at: url)
+        }
+    }
+
     @Test("a database replaced while open (a backup restored over it) is shown, and edits go to it")
     func replacedDatabase() async throws {
         let folder = try TemporaryFolder()
