@@ -58,12 +58,12 @@ extension Observable where Self: AnyObject & Sendable {
 /// delivers old and new on the main actor.
 ///
 /// `Observations` in Swift 6.3 re-reads the property when a change is *announced* (its willSet),
-/// so a change made on another thread may not have landed when it reads: it reads the old value,
-/// and no further notice comes when the change lands. The follower then looks again after
-/// growing pauses, for about a quarter of a second, before deciding nothing changed. A writer
-/// held up longer than that between announcing and storing its change can still leave the
-/// handler on the previous value until the next change: a known limit until the toolchain makes
-/// tracking after the change (didSet) public.
+/// so a change made on another thread may not have landed when it reads: it reads an earlier
+/// value, and no further notice comes when the change lands. So after every notice the follower
+/// looks again after growing pauses, for about a quarter of a second after the last value it saw
+/// change, and delivers what landed. A writer held up longer than that between announcing and
+/// storing its change can still leave the handler on an earlier value until the next change: a
+/// known limit until the toolchain makes tracking after the change (didSet) public.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum PropertyFollower {
     /// Starts a main-actor task that reads the property's values and hands each change to
@@ -83,12 +83,14 @@ enum PropertyFollower {
         // run time inside this package.)
         weak let weakObject = object
         /// The property's value once it differs from `previous`, looked at again after growing
-        /// pauses (a quarter of a second in all); `nil` if it never does, or the observation ended.
+        /// pauses (a quarter of a second in all); `nil` if it never does, or the observation or
+        /// the look ended.
         @MainActor func valueLanding(after previous: Value, _ isCancelled: CancellationFlag) async
             -> Value?
         {
             for pause in [1, 2, 4, 8, 16, 32, 64, 128] {
-                try? await Task.sleep(for: .milliseconds(pause))
+                // Cancelled when a newer notice starts the looking over.
+                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return nil }
                 guard !isCancelled.isSet, let object = weakObject else { return nil }
                 let current = object[keyPath: keyPath]
                 if current != previous { return current }
@@ -101,34 +103,49 @@ enum PropertyFollower {
         }
         // Set when the token ends, so no handler runs after it even if a value is on its way.
         let isCancelled = CancellationFlag()
+        let delivered = Delivered(initialValue)
+        /// Hands `newValue` to the handler, unless it is the value last delivered.
+        @MainActor func deliver(_ newValue: Value) {
+            guard !isCancelled.isSet, newValue != delivered.value else { return }
+            let oldValue = delivered.value
+            delivered.value = newValue
+            handler(
+                ObservedChange(
+                    kind: .setting,
+                    oldValue: options.contains(.old) ? oldValue : nil,
+                    newValue: options.contains(.new) ? newValue : nil))
+        }
         let following = Task { @MainActor in
-            var lastValue = initialValue
-            for await sequenceValue in values {
+            for await value in values {
                 guard !isCancelled.isSet else { return }
-                var newValue = sequenceValue
-                if newValue == lastValue {
-                    // `Observations` re-reads the property when it is about to change (willSet):
-                    // a change made on another thread may not have landed yet, and no further
-                    // notice comes when it does. Look again, a bounded number of times, before
-                    // deciding nothing changed.
-                    guard let landed = await valueLanding(after: lastValue, isCancelled) else {
-                        continue
+                deliver(value)
+                // `Observations` re-reads the property when it is about to change (willSet): a
+                // change made on another thread may not have landed when it reads, and no
+                // further notice comes when it does. So after each notice, whatever it read,
+                // look again for a while (a new notice starts the looking over).
+                delivered.lookingAgain?.cancel()
+                delivered.lookingAgain = Task { @MainActor in
+                    while let landed = await valueLanding(after: delivered.value, isCancelled) {
+                        deliver(landed)
                     }
-                    newValue = landed
                 }
-                let oldValue = lastValue
-                lastValue = newValue
-                handler(
-                    ObservedChange(
-                        kind: .setting,
-                        oldValue: options.contains(.old) ? oldValue : nil,
-                        newValue: options.contains(.new) ? newValue : nil))
             }
         }
         return ObservationToken {
             isCancelled.set()
             following.cancel()
         }
+    }
+}
+
+/// The value a follower last delivered, and its look for a change that lands late.
+@MainActor
+private final class Delivered<Value> {
+    var value: Value
+    var lookingAgain: Task<Void, Never>?
+
+    init(_ value: Value) {
+        self.value = value
     }
 }
 
