@@ -157,6 +157,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         do throws(PersistenceError) {
             // Several processes opening one new database at once can meet a lock that SQLite's
             // busy wait does not cover (the journal mode switching): each step can run again.
+            // Taken before the rows are read: a commit made from here on changes it, so the first
+            // look reads it (taken after, it would hide a commit made while this list decodes).
+            let dataVersion = try sqliteCall { try connected().integerPragma("data_version") }
             let (version, rows) = try sqliteCall {
                 try retryingWhileBusy { try read(connected()) }
             }
@@ -178,8 +181,8 @@ actor ListDatabase<Element: SQLiteListElement> {
                         try connected().writing { try renumber() }
                     }
                 }
-                seenDataVersion = try connected().integerPragma("data_version")
             }
+            seenDataVersion = dataVersion
             identity = FileIdentity(path: path)
             history.readThrough(rows.through, token: rows.throughToken)
             return (EditableList(decoded.elements), rows.through)
@@ -207,10 +210,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Parameter elements: The list this process holds: written to the new database if there
     ///   is none at the path (the deleted file's list lives on).
-    /// - Returns: The list in the file now, and whether it was made anew from `elements` (for a
-    ///   file deleted or replaced by an empty one, unless another process filled it first).
+    /// - Returns: The list in the file now, and how it came to be there.
     func reopen(keeping elements: [Element]) async throws(PersistenceError) -> (
-        list: EditableList<Element>, through: Int64, isNew: Bool
+        list: EditableList<Element>, through: Int64, outcome: Reopening
     ) {
         // The write-ahead log is named after the path, not the file: left as it is, the old
         // file's log would be read into the new one. Fold it into the old file and empty it
@@ -218,16 +220,32 @@ actor ListDatabase<Element: SQLiteListElement> {
         foldLog()
         connection = nil
         let opened = try await open()
-        guard opened.list.count == 0 else { return (opened.list, opened.through, false) }
+        guard opened.list.count == 0 else { return (opened.list, opened.through, .replaced) }
         // Deleted, or replaced by an empty database (another process that had the deleted one
         // open may be making it again right now): filled with this list, unless another process
         // filled it first; then its list is read.
-        if let through = try fillIfEmpty(with: elements, logged: true) {
-            return (EditableList(elements), through, true)
+        do throws(PersistenceError) {
+            if let through = try fillIfEmpty(with: elements, logged: true) {
+                return (EditableList(elements), through, .madeAgain)
+            }
+            connection = nil
+            let theirs = try await open()
+            return (theirs.list, theirs.through, .madeAgainElsewhere)
+        } catch {
+            // Not open, so the next look tries again (the history and `seen` are the old file's).
+            connection = nil
+            throw error
         }
-        connection = nil
-        let theirs = try await open()
-        return (theirs.list, theirs.through, false)
+    }
+
+    /// What a reopening found at the path.
+    enum Reopening {
+        /// No list (the file was deleted): it was made again with this process's list.
+        case madeAgain
+        /// Another process that had the deleted file open made it again first, with its list.
+        case madeAgainElsewhere
+        /// Another file with a list was put there.
+        case replaced
     }
 
     /// Reads the whole list without writing anything to the file (no migration, no change of
@@ -352,18 +370,63 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Refuses a list whose tables were changed (by hand, or by another program) so that this code
     /// could not write to them: found when opening, not at every edit's write.
     private func checkTables(_ connection: SQLiteConnection) throws {
-        let needed = [("elements", ["id", "rank"]), ("changes", ["seq", "element_id", "origin"])]
-        for (table, columns) in needed {
-            let present = Set(
-                try strings(connection, "SELECT name FROM pragma_table_info('\(table)')"))
-            guard let missing = columns.first(where: { !present.contains($0) }) else { continue }
-            throw PersistenceError.corrupt(
-                path: path,
-                reason: present.isEmpty
-                    ? "it is a list of \(Element.pluralNoun), but its table \(table) is missing"
-                    : "it is a list of \(Element.pluralNoun), but its table \(table) has no column \(missing)"
+        let path = self.path
+        let refuse = { (problem: String) in
+            PersistenceError.corrupt(
+                path: path, reason: "it is a list of \(Element.pluralNoun), but \(problem)")
+        }
+        let elements = try columns(of: "elements", in: connection)
+        let changes = try columns(of: "changes", in: connection)
+        for (table, found, needed) in [
+            ("elements", elements, ["id", "rank"]),
+            ("changes", changes, ["seq", "element_id", "origin"]),
+        ] {
+            if found.isEmpty { throw refuse("its table \(table) is missing") }
+            if let missing = needed.first(where: { name in !found.contains { $0.name == name } }) {
+                throw refuse("its table \(table) has no column \(missing)")
+            }
+        }
+        // The log's numbers are its row ids: given by SQLite, one more than the largest.
+        guard changes.contains(where: { $0.name == "seq" && $0.isIntegerPrimaryKey }) else {
+            throw refuse(
+                "its table changes does not number its entries (seq is not its INTEGER PRIMARY KEY)"
             )
         }
+        // A column this code does not know, that a new row must fill: every insert would fail.
+        let known = Set(["id", "rank"] + Element.fields.map(\.name))
+        if let column = elements.first(where: { !known.contains($0.name) && $0.mustBeFilled }) {
+            throw refuse(
+                "its table elements has a column \(column.name) that every row must fill, and this code does not know it"
+            )
+        }
+    }
+
+    /// A table's columns as `PRAGMA table_info` describes them (none if there is no such table).
+    private func columns(of table: String, in connection: SQLiteConnection) throws -> [Column] {
+        let statement = try connection.statement(
+            "SELECT name, upper(type), \"notnull\", dflt_value IS NOT NULL, pk FROM pragma_table_info(?)"
+        )
+        .bind([.text(table)])
+        defer { statement.reset() }
+        var columns: [Column] = []
+        while try statement.step() {
+            let isNotNull = statement.integer(at: 2) != 0
+            let hasDefault = statement.integer(at: 3) != 0
+            columns.append(
+                Column(
+                    name: statement.text(at: 0) ?? "",
+                    isIntegerPrimaryKey: statement.text(at: 1) == "INTEGER"
+                        && statement.integer(at: 4) == 1,
+                    mustBeFilled: isNotNull && !hasDefault))
+        }
+        return columns
+    }
+
+    /// What opening needs to know of a column.
+    private struct Column {
+        var name: String
+        var isIntegerPrimaryKey: Bool
+        var mustBeFilled: Bool
     }
 
     /// Brings the schema from `version` to the current one, and gives every described field a
@@ -465,19 +528,21 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Writes `elements` as the list of a new database, in one transaction, unless it has rows
     /// or log entries already (another process filled it first).
     ///
-    /// - Parameter logged: Whether each row gets a log entry, so that a process that opened the
-    ///   empty file meanwhile reads them as inserts.
-    /// - Returns: The last log entry written (0 without entries), or `nil` if the database was
-    ///   not empty.
+    /// - Parameter logged: Whether to tell processes that opened the empty file meanwhile: the
+    ///   fill writes one log entry, numbered 2, leaving 1 out. Such a process (having seen none)
+    ///   finds the log starting past the entry after its last, and reads the whole list, as a
+    ///   process further behind than the log does; the fill costs one entry, not one per row.
+    /// - Returns: The last log entry written (0 without one), or `nil` if the database was not
+    ///   empty.
     func fillIfEmpty(with elements: [Element], logged: Bool) throws(PersistenceError) -> Int64? {
         let connection = try connected()
         do {
-            let through = try connection.writing { () throws -> (entry: Int64, token: String?)? in
+            let token = history.nextToken()
+            let filled = try connection.writing { () throws -> Bool in
                 let rows = try integer(connection, "SELECT count(*) FROM elements") ?? 0
                 let entries = try integer(connection, "SELECT count(*) FROM changes") ?? 0
-                guard rows == 0, entries == 0 else { return nil }
+                guard rows == 0, entries == 0 else { return false }
                 var rank: Int64 = 0
-                var last: (entry: Int64, token: String?) = (0, nil)
                 for element in elements {
                     rank += Self.rankGap
                     try connection.statement(sql.insert)
@@ -485,19 +550,23 @@ actor ListDatabase<Element: SQLiteListElement> {
                             [.text(element.id.description), .integer(rank)] + fieldValues(element)
                         )
                         .run()
-                    guard logged else { continue }
-                    let token = history.nextToken()
-                    try connection.statement(
-                        "INSERT INTO changes (element_id, origin) VALUES (?, ?)"
-                    )
-                    .bind(.text(element.id.description), .text(token)).run()
-                    last = (connection.lastInsertedRow, token)
                 }
-                return last
+                if logged, let last = elements.last {
+                    try connection.statement(
+                        "INSERT INTO changes (seq, element_id, origin) VALUES (2, ?, ?)"
+                    )
+                    .bind(.text(last.id.description), .text(token)).run()
+                }
+                return true
             }
-            guard let through else { return nil }
-            history.readThrough(through.entry, token: through.token)
-            return through.entry
+            guard filled else { return nil }
+            guard logged, !elements.isEmpty else { return 0 }
+            history.readThrough(2, token: token)
+            return 2
+        } catch let error as SQLiteError where error.isBusy {
+            throw .unwritable(
+                path: path,
+                reason: "another program kept the database locked for longer than \(busyWait)")
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }

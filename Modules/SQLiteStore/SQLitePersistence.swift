@@ -253,13 +253,12 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             } catch {
                 result = .failure(error)
             }
-            await self?.takeIn(result, editsBefore: editsBefore, wasWhole: whole)
+            await self?.takeIn(result, editsBefore: editsBefore)
         }
     }
 
     private func takeIn(
-        _ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int,
-        wasWhole: Bool
+        _ result: Result<RemoteChanges<Element>?, PersistenceError>, editsBefore: Int
     )
         async
     {
@@ -272,15 +271,16 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         case .success(let read):
             changes = read
             forcesNextLook = false
-            if wasWhole { readsWholeNext = false }
         case .failure(let error):
             forcesNextLook = true
             store?.postNotice("could not read other programs' changes: \(error)")
             return
         }
         guard let changes, let store else { return }
-        // An edit made meanwhile may be one the rows read do not have yet: read again after it.
+        // An edit made meanwhile may be one the rows read do not have yet: read again after it
+        // (whole again, if these were the whole list).
         guard edits == editsBefore else {
+            if case .whole = changes { readsWholeNext = true }
             looksAgain = true
             return
         }
@@ -296,6 +296,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
             if completed { finish(through: through, problems: problems, in: store) }
         case .whole(let elements, let through, let problems):
+            // Until it is applied whole, the next look reads whole too: a look that found the
+            // log's history changed has forgotten the entries that told it so.
+            readsWholeNext = true
             tracer.record(
                 from: .persistence, to: .store,
                 "take in the whole list (\(Element.counted(elements.count)))")
@@ -310,7 +313,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             completed = await applyInSlices(difference, editsBefore: editsBefore) {
                 store.takeIn([$0])
             }
-            if completed { finish(through: through, problems: problems, in: store) }
+            if completed {
+                readsWholeNext = false
+                finish(through: through, problems: problems, in: store)
+            }
         }
         if !completed { looksAgain = true }
     }
@@ -329,15 +335,23 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         do throws(PersistenceError) {
             let reopened = try await database.reopen(keeping: store.elements)
             seen = reopened.through
-            if reopened.isNew {
+            // A reopening that failed before said so in the status: it is over.
+            if failures == 0 { status.value = pending.isEmpty ? .saved : .pending }
+            switch reopened.outcome {
+            case .madeAgain:
                 store.postNotice(
                     "the database was deleted by another program (or replaced by an empty one); it was made again with the list open here"
                 )
                 return
+            case .madeAgainElsewhere:
+                store.postNotice(
+                    "the database was deleted, and another program made it again with its list; that list is shown, and edits go to it"
+                )
+            case .replaced:
+                store.postNotice(
+                    "the database was replaced by another program; its list is shown, and edits go to it"
+                )
             }
-            store.postNotice(
-                "the database was replaced by another program; its list is shown, and edits go to it"
-            )
             let current = store.elements
             let target = reopened.list.elements
             let difference = await Task.detached {
