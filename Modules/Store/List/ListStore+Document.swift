@@ -86,6 +86,9 @@ extension ListStore {
             // Unchanged since the merge began: the same buffer, so this is O(1).
             guard list == before else { continue }
             list = after
+            // The list it replaces is let go off the main actor: freeing a long list's values
+            // one by one takes a while.
+            Task.detached(priority: .background) { withExtendedLifetime(before) {} }
             for change in changes { publish(change) }
             for message in notices + mergeNotices { post(message) }
             // The file's own array when the list is what the file holds (compared above, off the
