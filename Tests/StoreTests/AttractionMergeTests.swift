@@ -117,6 +117,36 @@ struct AttractionMergeTests {
         #expect(list.elements == new)
     }
 
+    @Test("long and short moves in a long list keep every row findable by id, in its place")
+    func movesKeepLookups() {
+        var random = SeededGenerator(seed: 0x3D0E)
+        var model = (0..<20_000).map { Attraction(name: "Attraction \($0)") }
+        var list = EditableList<Attraction>(model)
+        for round in 0..<300 {
+            // Alternately far (renumbered when next looked up) and near (renumbered at once).
+            let source = Int.random(in: 0..<model.count, using: &random)
+            let reach = round % 2 == 0 ? model.count : 40
+            let destination = min(
+                max(source + Int.random(in: -reach...reach, using: &random), 0), model.count - 1)
+            let moving = model[source]
+            #expect(
+                list.apply(.move(moving.id, from: source, to: destination)) != nil
+                    || source == destination)
+            model.insert(model.remove(at: source), at: destination)
+            // A lookup now and then, of rows on either side of the move.
+            if round % 3 == 0 {
+                for probe in [0, destination, model.count / 2, model.count - 1] {
+                    #expect(
+                        list.index(of: model[probe].id) == probe, "round \(round), row \(probe)")
+                }
+            }
+        }
+        #expect(list.elements == model)
+        for (position, element) in model.enumerated() where position % 97 == 0 {
+            #expect(list.index(of: element.id) == position)
+        }
+    }
+
     @Test("random reorderings, removals and additions are reproduced exactly", arguments: 1...20)
     func randomDifferences(seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed))

@@ -90,10 +90,14 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             let destination = min(max(to, 0), count - 1)
             guard source != destination else { return nil }
             // Only the rows between the two positions shift, one place each: a short move in a
-            // long list costs its distance, not the list's length.
+            // long list costs its distance, not the list's length. A long one is faster as a
+            // removal and an insertion, which move the rows after it in bulk.
             let moving = elements[source]
             let (low, high) = (min(source, destination), max(source, destination))
-            if source < destination {
+            if (high - low) * 16 > count - low {
+                elements.remove(at: source)
+                elements.insert(moving, at: destination)
+            } else if source < destination {
                 for position in source..<destination { elements[position] = elements[position + 1] }
             } else {
                 for position in stride(from: source, to: destination, by: -1) {
@@ -101,9 +105,15 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
                 }
             }
             elements[destination] = moving
-            // Renumber the shifted rows up to `validPositions` (the row that moved up onto it was
-            // recorded below it); those past it are renumbered when a lookup needs them.
-            renumber(from: low, through: min(high, validPositions))
+            if high - low <= Self.renumberedAtOnce {
+                // Renumber the shifted rows up to `validPositions` (the row that moved up onto it
+                // was recorded below it); those past it are renumbered when a lookup needs them.
+                renumber(from: low, through: min(high, validPositions))
+            } else {
+                // A long way: left to the next lookup that needs them, as after an insertion, so
+                // several moves by position renumber once.
+                validPositions = min(validPositions, low)
+            }
             positions[id] = destination
             return .moved(moving, from: source, to: destination)
         case .replace(let old, let new):
@@ -119,6 +129,9 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             return .replaced(old: current, new: result, at: position)
         }
     }
+
+    /// The longest move whose shifted rows are renumbered at once.
+    private static var renumberedAtOnce: Int { 4_096 }
 
     /// Records the positions of the elements in `first...last` after they shifted.
     private mutating func renumber(from first: Int, through last: Int) {
