@@ -12,32 +12,16 @@ import Testing
 
 /// An `@Observable` object that other threads may change: its storage has a lock, so it is
 /// `Sendable`, and it tells Apple's registrar about each access and change as the macro would.
+///
+/// Made `holding` a value, its writer is held up between announcing that change and storing it,
+/// as a preempted thread would be.
 final class SharedCounter: Observable, Sendable {
     private let registrar = ObservationRegistrar()
     private let storage = Mutex(0)
+    private let heldValue: Int?
+    private let microseconds: UInt32
 
-    var value: Int {
-        get {
-            registrar.access(self, keyPath: \.value)
-            return storage.withLock { $0 }
-        }
-        set {
-            registrar.withMutation(of: self, keyPath: \.value) {
-                storage.withLock { $0 = newValue }
-            }
-        }
-    }
-}
-
-/// An `@Observable` object whose writer is held up between announcing a change and storing it,
-/// as a preempted thread would be, whenever the new value is `heldValue`.
-final class HeldUpCounter: Observable, Sendable {
-    private let registrar = ObservationRegistrar()
-    private let storage = Mutex(0)
-    let heldValue: Int
-    let microseconds: UInt32
-
-    init(holding heldValue: Int, forMicroseconds microseconds: UInt32) {
+    init(holding heldValue: Int? = nil, forMicroseconds microseconds: UInt32 = 0) {
         self.heldValue = heldValue
         self.microseconds = microseconds
     }
@@ -98,7 +82,7 @@ struct OffMainActorChangeTests {
         for round in 0..<20 {
             // The value 2 is announced, then stored 20 ms later; the follower, woken by the 1,
             // reads in between, sees 1, and hears no more from Observations.
-            let counter = HeldUpCounter(holding: 2, forMicroseconds: 20_000)
+            let counter = SharedCounter(holding: 2, forMicroseconds: 20_000)
             let log = Log<Int>()
             let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
             let writer = Task.detached {
