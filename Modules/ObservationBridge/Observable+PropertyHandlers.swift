@@ -20,8 +20,9 @@ extension Observable where Self: AnyObject & Sendable {
     /// which reads it again after a change is made, on whatever thread. So the handler runs after
     /// the change, on the main actor, at a later turn: the assignments made in between are
     /// delivered as one change, from the value last delivered to the value now, and the handler
-    /// always ends on the latest value, even for changes made on other threads; assignments that
-    /// end where they started deliver nothing. This
+    /// ends on the latest value, also for changes made on other threads (but see the limit in
+    /// "How the bridge works": a writer held up for longer than a quarter of a second between
+    /// announcing and storing a change); assignments that end where they started deliver nothing. This
     /// differs from `ObservableProperty`, which delivers every assignment at once. The
     /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.

@@ -67,8 +67,8 @@ struct RemoteRow<Element: SQLiteListElement>: Sendable {
 ///   must follow that neighbour). The log
 ///   keeps its last 10,000 entries; a process further behind than that reads the whole list.
 ///   `seq` is the row id, one more than the largest: trimming keeps the newest entries, so a
-///   number is never given twice (without `AUTOINCREMENT`, which would write one more table per
-///   edit).
+///   number is not given twice (without `AUTOINCREMENT`, which would write one more table per
+///   edit), unless the file is taken back to an older copy, which `LogHistory` notices.
 /// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
 ///   database of another list is refused.
 ///
@@ -111,7 +111,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private let busyWait: Duration
     private var connection: SQLiteConnection?
     /// The log entries this connection knows of, and the tokens that mark its own.
-    private var history = LogHistory(origin: UUID().uuidString)
+    private var history = LogHistory(origin: UUID().uuidString, keeping: keptChanges)
     private var seenDataVersion: Int64 = -1
     /// The open file's device and inode, to notice it deleted or replaced by another program.
     private var identity: FileIdentity?
@@ -159,7 +159,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             // busy wait does not cover (the journal mode switching): each step can run again.
             // Taken before the rows are read: a commit made from here on changes it, so the first
             // look reads it (taken after, it would hide a commit made while this list decodes).
-            let dataVersion = try sqliteCall { try connected().integerPragma("data_version") }
+            let dataVersion = try sqliteCall {
+                try retryingWhileBusy { try connected().integerPragma("data_version") }
+            }
             let (version, rows) = try sqliteCall {
                 try retryingWhileBusy { try read(connected()) }
             }
@@ -232,7 +234,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             let theirs = try await open()
             return (theirs.list, theirs.through, .madeAgainElsewhere)
         } catch {
-            // Not open, so the next look tries again (the history and `seen` are the old file's).
+            // Not open, so the next look tries the whole reopening again.
             connection = nil
             throw error
         }
@@ -387,17 +389,22 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         // The log's numbers are its row ids: given by SQLite, one more than the largest.
-        guard changes.contains(where: { $0.name == "seq" && $0.isIntegerPrimaryKey }) else {
+        let key = changes.filter(\.isKeyPart)
+        guard key.count == 1, key.first?.name == "seq", key.first?.isInteger == true else {
             throw refuse(
                 "its table changes does not number its entries (seq is not its INTEGER PRIMARY KEY)"
             )
         }
         // A column this code does not know, that a new row must fill: every insert would fail.
-        let known = Set(["id", "rank"] + Element.fields.map(\.name))
-        if let column = elements.first(where: { !known.contains($0.name) && $0.mustBeFilled }) {
-            throw refuse(
-                "its table elements has a column \(column.name) that every row must fill, and this code does not know it"
-            )
+        for (table, found, known) in [
+            ("elements", elements, Set(["id", "rank"] + Element.fields.map(\.name))),
+            ("changes", changes, Set(["seq", "element_id", "origin"])),
+        ] {
+            if let column = found.first(where: { !known.contains($0.name) && $0.mustBeFilled }) {
+                throw refuse(
+                    "its table \(table) has a column \(column.name) that every row must fill, and this code does not know it"
+                )
+            }
         }
     }
 
@@ -415,8 +422,8 @@ actor ListDatabase<Element: SQLiteListElement> {
             columns.append(
                 Column(
                     name: statement.text(at: 0) ?? "",
-                    isIntegerPrimaryKey: statement.text(at: 1) == "INTEGER"
-                        && statement.integer(at: 4) == 1,
+                    isInteger: statement.text(at: 1) == "INTEGER",
+                    isKeyPart: statement.integer(at: 4) > 0,
                     mustBeFilled: isNotNull && !hasDefault))
         }
         return columns
@@ -425,7 +432,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// What opening needs to know of a column.
     private struct Column {
         var name: String
-        var isIntegerPrimaryKey: Bool
+        var isInteger: Bool
+        /// Part of the table's primary key.
+        var isKeyPart: Bool
         var mustBeFilled: Bool
     }
 

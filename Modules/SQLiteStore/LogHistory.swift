@@ -13,7 +13,11 @@
 struct LogHistory {
     /// Names the connection in its entries' tokens.
     private let origin: String
+    /// How many entries the log keeps: an entry further back is trimmed, and not checked.
+    private let kept: Int64
     private var writes = 0
+    /// The newest entry known.
+    private var newest: Int64 = 0
     /// Entry number to token, for the entries a look must find unchanged before it reads on.
     ///
     /// They are the newest entry a look read through, and this process's own entries since.
@@ -21,8 +25,9 @@ struct LogHistory {
     /// Whether an entry of this process's got a number it knew already: the log was taken back.
     private(set) var changed = false
 
-    init(origin: String) {
+    init(origin: String, keeping kept: Int64) {
         self.origin = origin
+        self.kept = kept
     }
 
     /// The token for this process's next entry.
@@ -35,14 +40,21 @@ struct LogHistory {
     mutating func wrote(_ entry: Int64, token: String) {
         // A new entry is numbered past every entry in the log: one at or below a known entry
         // means the log was taken back to before that one.
-        if let newest = known.keys.max(), entry <= newest { changed = true }
+        if entry <= newest { changed = true }
+        newest = max(newest, entry)
         known[entry] = token
+        // A process that only writes never reads through its entries: those the log no longer
+        // keeps are let go, so the record stays as short as the log.
+        if known.count > 2 * Int(kept) {
+            known = known.filter { $0.key > newest - kept }
+        }
     }
 
     /// Starts again from `entry`, read with `token` (`nil`: an empty log): after a look read the
     /// log through it, or after the file was opened.
     mutating func readThrough(_ entry: Int64, token: String?) {
         known = token.map { [entry: $0] } ?? [:]
+        newest = entry
         changed = false
     }
 }

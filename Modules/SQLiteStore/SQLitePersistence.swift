@@ -162,6 +162,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 lastError = error
                 status.value = .failed(error, attempts: failures)
                 resumeWaiters()
+                // Not open (a reopening after a deletion failed): the edit waits for the file at
+                // the path, which no look opens while edits are queued; open it now.
+                if !isLooking, !isReopening, !isClosed, await database.needsReopening() {
+                    isLooking = true
+                    await reopen(editsBefore: edits)
+                    if await !database.needsReopening() { continue }
+                }
                 let pause = Duration.milliseconds(min(50 << min(failures, 6), 2_000))
                 do { try await Task.sleep(for: pause) } catch { break }
             }
@@ -332,11 +339,18 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             if looksAgain { lookForChanges(force: true) }
         }
         guard let store else { return }
+        // Edits queued now (when a write found the file not open) are in the list already.
+        let queuedBefore = pending.count
         do throws(PersistenceError) {
             let reopened = try await database.reopen(keeping: store.elements)
             seen = reopened.through
-            // A reopening that failed before said so in the status: it is over.
-            if failures == 0 { status.value = pending.isEmpty ? .saved : .pending }
+            if reopened.outcome == .madeAgain {
+                // Written with the list, which has them: writing them again would fail.
+                pending.removeFirst(min(queuedBefore, pending.count))
+            }
+            // A write or a reopening that failed for want of the file said so: that is over.
+            failures = 0
+            status.value = pending.isEmpty ? .saved : .pending
             switch reopened.outcome {
             case .madeAgain:
                 store.postNotice(
@@ -357,9 +371,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             let difference = await Task.detached {
                 ListDifference.changes(from: current, to: target)
             }.value
-            // An edit made meanwhile waits to be written to the new file: the list is brought to
-            // the file's once it is, by reading the file whole.
-            guard edits == editsBefore, store.elements == current,
+            // An edit queued before or made meanwhile waits to be written to the new file: the
+            // list is brought to the file's once it is, by reading the file whole.
+            guard queuedBefore == 0, edits == editsBefore, store.elements == current,
                 await applyInSlices(difference, editsBefore: editsBefore, { store.takeIn([$0]) })
             else {
                 readsWholeNext = true
