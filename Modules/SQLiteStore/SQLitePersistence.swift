@@ -55,6 +55,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var forcesNextLook = false
     private var readsWholeNext = false
     private var isReopening = false
+    /// Reopenings that failed in a row (the first is told in a notice).
+    private var reopeningFailures = 0
 
     init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
         self.database = database
@@ -160,15 +162,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 failures += 1
                 failureCount += 1
                 lastError = error
-                status.value = .failed(error, attempts: failures)
-                resumeWaiters()
                 // Not open (a reopening after a deletion failed): the edit waits for the file at
-                // the path, which no look opens while edits are queued; open it now.
+                // the path, which no look opens while edits are queued; open it now. If that
+                // works, the edit is written at once, and whoever waits for it goes on waiting
+                // (a `flush` at the end of a program then saves rather than gives up); if not,
+                // the status and the waiters get the reopening's reason.
                 if !isLooking, !isReopening, !isClosed, await database.needsReopening() {
                     isLooking = true
                     await reopen(editsBefore: edits)
                     if await !database.needsReopening() { continue }
+                } else {
+                    status.value = .failed(error, attempts: failures)
                 }
+                resumeWaiters()
                 let pause = Duration.milliseconds(min(50 << min(failures, 6), 2_000))
                 do { try await Task.sleep(for: pause) } catch { break }
             }
@@ -350,6 +356,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
             // A write or a reopening that failed for want of the file said so: that is over.
             failures = 0
+            reopeningFailures = 0
             status.value = pending.isEmpty ? .saved : .pending
             switch reopened.outcome {
             case .madeAgain:
@@ -381,9 +388,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 return
             }
         } catch {
-            status.value = .failed(error, attempts: 1)
-            store.postNotice(
-                "the database was deleted or replaced, and could not be opened again: \(error)")
+            // Counted with the writes that failed for want of it, and told once in a row.
+            status.value = .failed(error, attempts: max(failures, 1))
+            if failures > 0 { lastError = error }
+            reopeningFailures += 1
+            if reopeningFailures == 1 {
+                store.postNotice(
+                    "the database was deleted or replaced, and could not be opened again: \(error)")
+            }
         }
     }
 

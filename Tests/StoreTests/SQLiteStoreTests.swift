@@ -343,9 +343,16 @@ struct SQLiteStoreTests {
 
         try store.add(Attraction(name: "Orsay"))
         try await Task.sleep(for: .milliseconds(100))
+        #expect(store.notice.value?.message.contains("could not be opened again") == true)
+        if case .failed(let error, _) = persistence.saveStatus.value {
+            #expect(error.description.contains("it is a folder"), "\(error)")
+        }
         try FileManager.default.removeItem(at: url)
-        // No look comes (none is asked for): the writer itself opens the file again.
-        #expect(await eventually { persistence.saveStatus.value == .saved })
+        // No look comes (none is asked for): the writer itself opens the file again, and a
+        // flush waits for that rather than give up at the first failure (a program ending now
+        // saves its list).
+        try await persistence.flush()
+        #expect(persistence.saveStatus.value == .saved)
         #expect(store.elements.map(\.name) == ["Louvre", "Orsay"])
         #expect(
             try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre", "Orsay"])
