@@ -258,10 +258,11 @@ struct SQLiteStoreTests {
     @Test("two processes that both make a deleted database again end with one list in one file")
     func deletedUnderTwo() async throws {
         let folder = try TemporaryFolder()
-        let url = folder.file("a.sqlite")
         // Each round both look at the same moment, so both find the file gone, and both try to
-        // make it again.
+        // make it again. A file of its own each round: a round starts from nothing left by the
+        // one before (its write-ahead log and shared memory files among them).
         for round in 1...5 {
+            let url = folder.file("a\(round).sqlite")
             let first = try await AttractionStore.openDatabase(
                 at: url, watchesFileEvents: false, pollInterval: nil)
             let second = try await AttractionStore.openDatabase(
@@ -289,7 +290,6 @@ struct SQLiteStoreTests {
             try await first.persistence.close()
             try await second.persistence.close()
             #expect(try await SQLiteListFile<Attraction>.read(from: url) == first.store.elements)
-            try FileManager.default.removeItem(at: url)
         }
     }
 
