@@ -115,6 +115,10 @@ actor ListDatabase<Element: SQLiteListElement> {
     private var seenDataVersion: Int64 = -1
     /// The open file's device and inode, to notice it deleted or replaced by another program.
     private var identity: FileIdentity?
+    /// The write-ahead log and shared-memory files the connection uses, as they were when it
+    /// opened: SQLite names them after the path, so once the file is no longer there, they may
+    /// be the new file's (see ``leaveReplacedFile()``).
+    private var companions: [(path: String, identity: FileIdentity)] = []
     private var writesSincePruning = 0
 
     /// The executor the database's work runs on.
@@ -186,6 +190,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
             seenDataVersion = dataVersion
             identity = FileIdentity(path: path)
+            companions = ["-wal", "-shm"].compactMap { suffix in
+                FileIdentity(path: path + suffix).map { (path + suffix, $0) }
+            }
             history.readThrough(rows.through, token: rows.throughToken)
             return (EditableList(decoded.elements), rows.through)
         } catch {
@@ -202,6 +209,13 @@ actor ListDatabase<Element: SQLiteListElement> {
         connection != nil && FileIdentity(path: path) != identity
     }
 
+    private func checkStillAtPath() throws(PersistenceError) {
+        if fileWasReplaced() {
+            throw .unwritable(
+                path: path, reason: "the file was deleted or replaced by another program")
+        }
+    }
+
     /// Whether the file open was deleted or replaced, or a reopening failed (a file that is not
     /// a list was put there): each look tries again, so putting a good file back recovers.
     func needsReopening() -> Bool {
@@ -216,11 +230,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     func reopen(keeping elements: [Element]) async throws(PersistenceError) -> (
         list: EditableList<Element>, through: Int64, outcome: Reopening
     ) {
-        // The write-ahead log is named after the path, not the file: left as it is, the old
-        // file's log would be read into the new one. Fold it into the old file and empty it
-        // first (SQLite does not, on closing a file that was moved or deleted).
-        foldLog()
-        connection = nil
+        leaveReplacedFile()
         let opened = try await open()
         guard opened.list.count == 0 else { return (opened.list, opened.through, .replaced) }
         // Deleted, or replaced by an empty database (another process that had the deleted one
@@ -313,17 +323,42 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Lets go of the connection; the last connection to close folds the write-ahead log into
     /// the database file.
     ///
-    /// If the file was deleted or replaced meanwhile, SQLite leaves the log behind, where the next
-    /// file at the path would read it: it is folded into the old file and emptied first.
+    /// If the file was deleted or replaced meanwhile, its log is left out of the file at the path
+    /// now (see ``leaveReplacedFile()``).
     func close() {
-        if fileWasReplaced() { foldLog() }
+        if fileWasReplaced() { leaveReplacedFile() }
         connection = nil
         identity = nil
     }
 
-    /// Folds the write-ahead log into the open file and empties it.
-    private func foldLog() {
-        _ = try? connection.map { try strings($0, "PRAGMA wal_checkpoint(TRUNCATE)") }
+    /// Lets go of a file no longer at the path, so that nothing of it reaches the file there now.
+    ///
+    /// SQLite names the write-ahead log and its shared-memory index after the path, not the file.
+    /// Another process may have made a new file at the path already, with those two files its
+    /// own: folding the old file's log then (or closing the old connection as usual, which folds
+    /// it) would copy the new file's commits into the old file and empty the log, and the new
+    /// file would lose them. And if nobody has, the old file's log is still there, and the next
+    /// file at the path would read the old file's commits as its own.
+    ///
+    /// So the connection closes without folding, and the two files are taken away if they are
+    /// still the ones it used, under a lock on the folder that every process takes for this: the
+    /// first process to get here takes the old ones away; another that gets here after it finds
+    /// new ones (or none) and leaves them. A process that still has the old file open keeps its
+    /// open copies, and nothing it does reaches the new file.
+    private func leaveReplacedFile() {
+        // Taken away before the connection closes: while it has them open, no new file can be
+        // given their inode numbers, which would make a new file look like an old one.
+        if FileIdentity(path: path) != identity {
+            withFolderLocked(holding: url) {
+                for companion in companions
+                where FileIdentity(path: companion.path) == companion.identity {
+                    unlink(companion.path)
+                }
+            }
+        }
+        companions = []
+        connection?.skipsCheckpointOnClose()
+        connection = nil
     }
 
     /// Refuses a folder, an unreadable file, or a file that is not an SQLite database, without
@@ -510,6 +545,10 @@ actor ListDatabase<Element: SQLiteListElement> {
         let connection = try connected()
         let token = history.nextToken()
         do {
+            // An edit committed to a file no longer at the path would be lost: it waits for the
+            // file there now. Looked at after the commit too: replaced meanwhile, the edit is
+            // written again, to the new file.
+            try checkStillAtPath()
             let merged = try connection.writing { () throws -> WriteResult<Element> in
                 var result = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
@@ -517,6 +556,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 result.entry = connection.lastInsertedRow
                 return result
             }
+            try checkStillAtPath()
             history.wrote(merged.entry, token: token)
             writesSincePruning += 1
             if writesSincePruning >= 1_000 { try prune(connection) }

@@ -58,6 +58,12 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Makes closing leave the write-ahead log as it is: for a file no longer at its path, whose
+    /// log (named after the path) may be another file's by now.
+    func skipsCheckpointOnClose() {
+        mvc_sqlite3_skip_checkpoint_on_close(handle)
+    }
+
     /// Runs `sql`, one or more statements that return no rows.
     func execute(_ sql: String) throws(SQLiteError) {
         let status = sqlite3_exec(handle, sql, nil, nil, nil)

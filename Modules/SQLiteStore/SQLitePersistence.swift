@@ -159,15 +159,26 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                             into: store))
                 }
             } catch {
+                var reopens = false
+                if !isClosed { reopens = await database.needsReopening() }
+                if reopens, isLooking || isReopening {
+                    // A look is opening the file at the path now: the edit is written there
+                    // after it (no write goes out meanwhile, so none lands in the file while the
+                    // look makes it again with the list, which has the edit).
+                    while isLooking || isReopening {
+                        do { try await Task.sleep(for: .milliseconds(10)) } catch { return }
+                    }
+                    continue
+                }
                 failures += 1
                 failureCount += 1
                 lastError = error
-                // Not open (a reopening after a deletion failed): the edit waits for the file at
-                // the path, which no look opens while edits are queued; open it now. If that
-                // works, the edit is written at once, and whoever waits for it goes on waiting
-                // (a `flush` at the end of a program then saves rather than gives up); if not,
-                // the status and the waiters get the reopening's reason.
-                if !isLooking, !isReopening, !isClosed, await database.needsReopening() {
+                // The file at the path is not the one open (deleted, replaced, or a reopening
+                // failed): the edit waits for it, and no look opens it while edits are queued;
+                // open it now. If that works, the edit is written at once, and whoever waits for
+                // it goes on waiting (a `flush` at the end of a program then saves rather than
+                // gives up); if not, the status and the waiters get the reopening's reason.
+                if reopens {
                     isLooking = true
                     await reopen(editsBefore: edits)
                     if await !database.needsReopening() { continue }

@@ -294,6 +294,44 @@ struct SQLiteStoreTests {
     }
 
     @Test(
+        "a process that finds the database made again by another leaves the other's commits in it")
+    func madeAgainElsewhereKeepsCommits() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let first = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        let second = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        try first.store.add(Attraction(name: "Louvre"))
+        try await first.persistence.flush()
+        second.persistence.lookForChanges()
+        #expect(await eventually { second.store.elements.map(\.name) == ["Louvre"] })
+
+        // The first makes it again and writes to it before the second has noticed: the two
+        // share the path's write-ahead log, which must not be the old file's any more.
+        try FileManager.default.removeItem(at: url)
+        first.persistence.lookForChanges()
+        #expect(await eventually { first.store.notice.value != nil })
+        try first.store.add(Attraction(name: "Orsay"))
+        try await first.persistence.flush()
+        // An edit in the second, made before it looks, goes to the file made again.
+        try second.store.add(Attraction(name: "Arc"))
+        try await second.persistence.flush()
+        #expect(second.store.notice.value != nil)
+
+        // Arc went where the second's list put it, after Louvre; both lists end as the file's.
+        let expected = ["Louvre", "Arc", "Orsay"]
+        first.persistence.lookForChanges()
+        second.persistence.lookForChanges()
+        #expect(await eventually { first.store.elements.map(\.name) == expected })
+        #expect(await eventually { second.store.elements.map(\.name) == expected })
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == expected)
+        try await first.persistence.close()
+        try await second.persistence.close()
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == expected)
+    }
+
+    @Test(
         "a file put in place of the database that is not one is a failure until a good one is back")
     func replacedByGarbageThenRestored() async throws {
         let folder = try TemporaryFolder()
