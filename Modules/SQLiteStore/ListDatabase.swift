@@ -209,6 +209,17 @@ actor ListDatabase<Element: SQLiteListElement> {
         connection != nil && FileIdentity(path: path) != identity
     }
 
+    /// Why a write failed when another program kept the database locked past the busy wait.
+    private nonisolated var busyReason: String {
+        "another program kept the database locked for longer than \(busyWait)"
+    }
+
+    /// Whether `error` is a write's that failed only because another program kept the database
+    /// locked: it may work later.
+    nonisolated func isBusy(_ error: PersistenceError) -> Bool {
+        error == .unwritable(path: path, reason: busyReason)
+    }
+
     private func checkStillAtPath() throws(PersistenceError) {
         if fileWasReplaced() {
             throw .unwritable(
@@ -567,7 +578,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             throw .unwritable(
                 path: path,
                 reason: error.isBusy
-                    ? "another program kept the database locked for longer than \(busyWait)"
+                    ? busyReason
                     : error.message)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
@@ -615,7 +626,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         } catch let error as SQLiteError where error.isBusy {
             throw .unwritable(
                 path: path,
-                reason: "another program kept the database locked for longer than \(busyWait)")
+                reason: busyReason)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }

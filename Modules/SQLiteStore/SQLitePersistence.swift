@@ -106,10 +106,25 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// Writes what is queued, then closes the database.
     ///
-    /// The write-ahead log is folded into the file. The store keeps working in memory; nothing is
-    /// written after this.
-    public func close() async throws(PersistenceError) {
-        try await flush()
+    /// While another program keeps the database locked, it goes on trying for up to `patience`:
+    /// at the end of a program, a busy moment must not lose the edits still queued. (``flush()``
+    /// gives up at the first failed write, so that a screen can say so at once.) Any other
+    /// failure ends it at once. The write-ahead log is folded into the file. The store keeps
+    /// working in memory; nothing is written after this.
+    ///
+    /// - Parameter patience: How long to go on trying while the database is locked.
+    /// - Throws: The error of the last write that failed; the database stays open, and its edits
+    ///   stay queued.
+    public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do throws(PersistenceError) {
+                try await flush()
+                break
+            } catch {
+                guard database.isBusy(error), ContinuousClock.now < deadline else { throw error }
+            }
+        }
         // Looking stops by this flag; the watcher and the poller are let go with the object.
         // (Cancelled here, they would drop the last weak references to this object, and
         // LeakSanitizer, which cannot see a live object's weak-reference table through its

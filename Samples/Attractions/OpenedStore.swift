@@ -67,7 +67,11 @@ struct OpenedStore {
             return OpenedStore(
                 store: store, format: .database,
                 writePending: { await failure(of: persistence.flush) },
-                close: { await failure(of: persistence.close) })
+                close: {
+                    await failure(of: { () async throws(PersistenceError) in
+                        try await persistence.close()
+                    })
+                })
         }
     }
 

@@ -188,6 +188,52 @@ struct SQLiteStoreTests {
         #expect(try RawSQLite(url).rows("SELECT name FROM elements") == [["Louvre"]])
     }
 
+    @Test("closing waits out another program's lock longer than one edit's busy wait")
+    func closingWaitsOutALock() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("busy.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, busyWait: .milliseconds(50), pollInterval: nil)
+        let other = try RawSQLite(url)
+        try other.execute("BEGIN IMMEDIATE")
+        try store.add(Attraction(name: "Louvre"))
+        try store.add(Attraction(name: "Orsay"))
+
+        // A program that quits while another holds the lock: its edits are written once the
+        // lock is gone, well after the first write gave up.
+        let releasing = Task {
+            try await Task.sleep(for: .milliseconds(400))
+            try other.execute("COMMIT")
+        }
+        try await persistence.close()
+        try await releasing.value
+        #expect(
+            try RawSQLite(url).rows("SELECT name FROM elements ORDER BY rank") == [
+                ["Louvre"], ["Orsay"],
+            ])
+    }
+
+    @Test("closing gives up on a lock held past its patience, and says so")
+    func closingGivesUpOnALock() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("busy.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, busyWait: .milliseconds(50), pollInterval: nil)
+        let other = try RawSQLite(url)
+        try other.execute("BEGIN IMMEDIATE")
+        try store.add(Attraction(name: "Louvre"))
+
+        await #expect {
+            try await persistence.close(patience: .milliseconds(300))
+        } throws: { error in
+            "\(error)".contains("locked")
+        }
+        // Still open, the edit still queued: once the lock is gone, it is written.
+        try other.execute("COMMIT")
+        try await persistence.close()
+        #expect(try RawSQLite(url).rows("SELECT name FROM elements") == [["Louvre"]])
+    }
+
     @Test("a store and its persistence are freed once let go, and the database is closed")
     func freed() async throws {
         let folder = try TemporaryFolder()
