@@ -152,7 +152,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     func open() async throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
         try checkFileBeforeOpening()
         do {
-            connection = try SQLiteConnection(path: path, busyWait: busyWait)
+            connection = try makingDatabase(at: url) { () throws(SQLiteError) in
+                try SQLiteConnection(path: path, busyWait: busyWait)
+            }
         } catch {
             throw error.isReadOnly
                 ? .unwritable(path: path, reason: error.message)
@@ -190,7 +192,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
             seenDataVersion = dataVersion
             identity = FileIdentity(path: path)
-            companions = ["-wal", "-shm"].compactMap { suffix in
+            companions = companionSuffixes.compactMap { suffix in
                 FileIdentity(path: path + suffix).map { (path + suffix, $0) }
             }
             history.readThrough(rows.through, token: rows.throughToken)
@@ -351,20 +353,26 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// file would lose them. And if nobody has, the old file's log is still there, and the next
     /// file at the path would read the old file's commits as its own.
     ///
-    /// So the connection closes without folding, and the two files are taken away if they are
-    /// still the ones it used, under a lock on the folder that every process takes for this: the
-    /// first process to get here takes the old ones away; another that gets here after it finds
-    /// new ones (or none) and leaves them. A process that still has the old file open keeps its
-    /// open copies, and nothing it does reaches the new file.
+    /// So the two files are dealt with under a lock on the folder that every process takes for
+    /// this. If they are still the ones the connection opened, no new file has its own yet: the
+    /// old file's log is folded into it (a file moved elsewhere keeps its last commits), and the
+    /// two are taken away, so the new file starts with its own. If they are not, another process
+    /// got here first, and they are left alone. Either way the connection then closes without
+    /// folding. A process that still has the old file open keeps its open copies of the two, and
+    /// nothing it does reaches the new file.
     private func leaveReplacedFile() {
         // Taken away before the connection closes: while it has them open, no new file can be
         // given their inode numbers, which would make a new file look like an old one.
         if FileIdentity(path: path) != identity {
             withFolderLocked(holding: url) {
-                for companion in companions
-                where FileIdentity(path: companion.path) == companion.identity {
-                    unlink(companion.path)
+                let ours = companions.filter {
+                    FileIdentity(path: $0.path) == $0.identity
                 }
+                guard !ours.isEmpty else { return }
+                // Still the old file's: its log is folded into it first (a file moved away,
+                // not deleted, keeps its last commits), which nobody else's can be yet.
+                _ = try? connection.map { try strings($0, "PRAGMA wal_checkpoint(TRUNCATE)") }
+                for companion in ours { unlink(companion.path) }
             }
         }
         companions = []

@@ -74,11 +74,13 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
             // A file of its own, just made: it is empty.
             _ = try await database.fillIfEmpty(with: elements, logged: false)
             await database.close()
-            guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
-            do {
-                try FileManager.default.moveItem(at: building, to: url)
-            } catch {
-                throw .unwritable(path: url.path, reason: error.localizedDescription)
+            try makingDatabase(at: url) { () throws(PersistenceError) in
+                guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
+                do {
+                    try FileManager.default.moveItem(at: building, to: url)
+                } catch {
+                    throw .unwritable(path: url.path, reason: error.localizedDescription)
+                }
             }
         } catch {
             await database.close()

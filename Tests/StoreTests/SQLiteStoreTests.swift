@@ -340,6 +340,61 @@ struct SQLiteStoreTests {
     }
 
     @Test(
+        "a store opened where a database was deleted, while another still has it open, starts afresh"
+    )
+    func openedOverDeleted() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let old = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        for name in ["Louvre", "Orsay", "Arc"] { try old.store.add(Attraction(name: name)) }
+        try await old.persistence.flush()
+        try FileManager.default.removeItem(at: url)
+
+        // The old file's write-ahead log and index are still at the path, in use by `old`.
+        let new = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        #expect(new.store.elements.isEmpty)
+        try new.store.add(Attraction(name: "Cluny"))
+        try await new.persistence.flush()
+        // The old store, told of it, shows the new file's list; it writes nothing into it.
+        old.persistence.lookForChanges()
+        #expect(await eventually { old.store.elements.map(\.name) == ["Cluny"] })
+        try new.store.add(Attraction(name: "Rodin"))
+        try await new.persistence.close()
+        try await old.persistence.close()
+
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Cluny", "Rodin"])
+        #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
+    }
+
+    @Test("a database moved away while open keeps its last commits, and is made again at the path")
+    func movedAwayKeepsCommits() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+
+        // The commits are in the write-ahead log, which is named after the path, not the file.
+        let moved = folder.file("moved.sqlite")
+        #expect(rename(url.path, moved.path) == 0)
+        persistence.lookForChanges()
+        #expect(await eventually { store.notice.value != nil })
+        try await persistence.close()
+
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: moved).map(\.name) == [
+                "Louvre", "Orsay",
+            ])
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test(
         "a process that finds the database made again by another leaves the other's commits in it")
     func madeAgainElsewhereKeepsCommits() async throws {
         let folder = try TemporaryFolder()
