@@ -118,7 +118,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// The write-ahead log and shared-memory files the connection uses, as they were when it
     /// opened: SQLite names them after the path, so once the file is no longer there, they may
     /// be the new file's (see ``leaveReplacedFile()``).
-    private var companions: [(path: String, identity: FileIdentity)] = []
+    private var companions: [Companion] = []
     private var writesSincePruning = 0
 
     /// The executor the database's work runs on.
@@ -151,15 +151,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///   last change log entry it includes.
     func open() async throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
         try checkFileBeforeOpening()
-        do {
-            connection = try makingDatabase(at: url) { () throws(SQLiteError) in
-                try SQLiteConnection(path: path, busyWait: busyWait)
-            }
-        } catch {
-            throw error.isReadOnly
-                ? .unwritable(path: path, reason: error.message)
-                : .unreadable(path: path, reason: error.message)
-        }
+        try attach()
         do throws(PersistenceError) {
             // Several processes opening one new database at once can meet a lock that SQLite's
             // busy wait does not cover (the journal mode switching): each step can run again.
@@ -191,16 +183,50 @@ actor ListDatabase<Element: SQLiteListElement> {
                 }
             }
             seenDataVersion = dataVersion
-            identity = FileIdentity(path: path)
-            companions = companionSuffixes.compactMap { suffix in
-                FileIdentity(path: path + suffix).map { (path + suffix, $0) }
-            }
             history.readThrough(rows.through, token: rows.throughToken)
             return (EditableList(decoded.elements), rows.through)
         } catch {
-            connection = nil
+            letGo()
             throw error
         }
+    }
+
+    /// Connects to the file at the path, with its write-ahead log and index attached, and
+    /// records the three files' identities, all under the folder lock (see ``makingDatabase``).
+    ///
+    /// SQLite attaches the log and the index, found by the path, at the first read. Done outside
+    /// the lock, a file replaced or made again meanwhile could give this connection to the old
+    /// file the new file's log; recorded later (after a long list decodes), the identities could
+    /// be the new file's, and edits would go on to the old one unseen. A new file is switched to
+    /// WAL here too, so that its log is made under the lock.
+    private func attach() throws(PersistenceError) {
+        letGo()
+        let attached = try sqliteCall {
+            try makingDatabase(at: url) {
+                () throws -> (SQLiteConnection, FileIdentity?, [Companion]) in
+                let connection = try SQLiteConnection(path: path, busyWait: busyWait)
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
+                try retryingWhileBusy {
+                    if size == 0 { _ = try strings(connection, "PRAGMA journal_mode = WAL") }
+                    _ = try connection.integerPragma("schema_version")
+                }
+                return (
+                    connection, FileIdentity(path: path),
+                    companionSuffixes.compactMap { suffix in
+                        FileIdentity(path: path + suffix).map {
+                            Companion(path: path + suffix, identity: $0)
+                        }
+                    }
+                )
+            }
+        }
+        (connection, identity, companions) = attached
+    }
+
+    /// Drops the connection (closing it as usual) and what it recorded of its files.
+    private func letGo() {
+        connection = nil
+        companions = []
     }
 
     /// Whether the file at the path is no longer the one open.
@@ -253,12 +279,11 @@ actor ListDatabase<Element: SQLiteListElement> {
             if let through = try fillIfEmpty(with: elements, logged: true) {
                 return (EditableList(elements), through, .madeAgain)
             }
-            connection = nil
             let theirs = try await open()
             return (theirs.list, theirs.through, .madeAgainElsewhere)
         } catch {
             // Not open, so the next look tries the whole reopening again.
-            connection = nil
+            letGo()
             throw error
         }
     }
@@ -340,7 +365,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// now (see ``leaveReplacedFile()``).
     func close() {
         if fileWasReplaced() { leaveReplacedFile() }
-        connection = nil
+        letGo()
         identity = nil
     }
 
@@ -348,22 +373,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// SQLite names the write-ahead log and its shared-memory index after the path, not the file.
     /// Another process may have made a new file at the path already, with those two files its
-    /// own: folding the old file's log then (or closing the old connection as usual, which folds
-    /// it) would copy the new file's commits into the old file and empty the log, and the new
-    /// file would lose them. And if nobody has, the old file's log is still there, and the next
-    /// file at the path would read the old file's commits as its own.
+    /// own: folding the old file's log then would copy the new file's commits into the old file
+    /// and empty the log, and the new file would lose them. And if nobody has, the old file's log
+    /// is still there, and the next file at the path would read the old file's commits as its
+    /// own.
     ///
     /// So the two files are dealt with under a lock on the folder that every process takes for
     /// this. If they are still the ones the connection opened, no new file has its own yet: the
     /// old file's log is folded into it (a file moved elsewhere keeps its last commits), and the
     /// two are taken away, so the new file starts with its own. If they are not, another process
-    /// got here first, and they are left alone. Either way the connection then closes without
-    /// folding. A process that still has the old file open keeps its open copies of the two, and
-    /// nothing it does reaches the new file.
+    /// got here first, and they are left alone. Either way the connection then closes without a
+    /// checkpoint (SQLite skips it for a file moved or deleted; this says so for every platform).
+    /// A process that still has the old file open keeps its open copies of the two, and nothing
+    /// it does reaches the new file.
     private func leaveReplacedFile() {
         // Taken away before the connection closes: while it has them open, no new file can be
         // given their inode numbers, which would make a new file look like an old one.
-        if FileIdentity(path: path) != identity {
+        if let connection, FileIdentity(path: path) != identity {
             withFolderLocked(holding: url) {
                 let ours = companions.filter {
                     FileIdentity(path: $0.path) == $0.identity
@@ -371,13 +397,12 @@ actor ListDatabase<Element: SQLiteListElement> {
                 guard !ours.isEmpty else { return }
                 // Still the old file's: its log is folded into it first (a file moved away,
                 // not deleted, keeps its last commits), which nobody else's can be yet.
-                _ = try? connection.map { try strings($0, "PRAGMA wal_checkpoint(TRUNCATE)") }
+                _ = try? strings(connection, "PRAGMA wal_checkpoint(TRUNCATE)")
                 for companion in ours { unlink(companion.path) }
             }
         }
-        companions = []
         connection?.skipsCheckpointOnClose()
-        connection = nil
+        letGo()
     }
 
     /// Refuses a folder, an unreadable file, or a file that is not an SQLite database, without
@@ -578,7 +603,8 @@ actor ListDatabase<Element: SQLiteListElement> {
             try checkStillAtPath()
             history.wrote(merged.entry, token: token)
             writesSincePruning += 1
-            if writesSincePruning >= 1_000 { try prune(connection) }
+            // The edit is committed: a trimming that fails (a lock) waits for the next thousand.
+            if writesSincePruning >= 1_000 { try? prune(connection) }
             return merged
         } catch let error as PersistenceError {
             throw error
@@ -1069,6 +1095,12 @@ actor ListDatabase<Element: SQLiteListElement> {
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+}
+
+/// A write-ahead log or index file, as it was when a connection attached it.
+struct Companion {
+    var path: String
+    var identity: FileIdentity
 }
 
 /// A file's device and inode: which file a path names now.

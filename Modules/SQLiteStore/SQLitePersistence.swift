@@ -55,6 +55,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var forcesNextLook = false
     private var readsWholeNext = false
     private var isReopening = false
+    /// Reopenings that worked: a write that failed while one happened is tried again at once.
+    private var reopenings = 0
     /// Reopenings that failed in a row (the first is told in a notice).
     private var reopeningFailures = 0
 
@@ -109,21 +111,42 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// While another program keeps the database locked, it goes on trying for up to `patience`:
     /// at the end of a program, a busy moment must not lose the edits still queued. (``flush()``
     /// gives up at the first failed write, so that a screen can say so at once.) Any other
-    /// failure ends it at once. The write-ahead log is folded into the file. The store keeps
-    /// working in memory; nothing is written after this.
+    /// failure ends it at once. A look that is reopening the file ends first, and a file deleted
+    /// just before is made again with the list, as a look would. The last process to close folds
+    /// the write-ahead log into the file. The store keeps working in memory; nothing is written
+    /// after this.
     ///
     /// - Parameter patience: How long to go on trying while the database is locked.
     /// - Throws: The error of the last write that failed; the database stays open, and its edits
     ///   stay queued.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
         let deadline = ContinuousClock.now + patience
+        var triedReopening = false
         while true {
+            // A look reading or reopening the file ends first: closing under a reopening would
+            // leave a file made again without its list.
+            while isLooking || isReopening {
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+            }
+            // Deleted or replaced, and no look has opened the file at the path yet: open it as a
+            // look would, so that a list whose file was deleted just before is not lost.
+            // (Once: with no store left, there is no list to keep, and nothing is reopened.)
+            if !triedReopening, await database.needsReopening() {
+                triedReopening = true
+                isLooking = true
+                await reopen(editsBefore: edits)
+                if await database.needsReopening(), case .failed(let error, _) = status.value {
+                    throw error
+                }
+                continue
+            }
             do throws(PersistenceError) {
                 try await flush()
-                break
             } catch {
                 guard database.isBusy(error), ContinuousClock.now < deadline else { throw error }
+                continue
             }
+            if !isLooking, !isReopening { break }
         }
         // Looking stops by this flag; the watcher and the poller are let go with the object.
         // (Cancelled here, they would drop the last weak references to this object, and
@@ -145,11 +168,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private func writeQueued() async {
         isWriting = true
         defer { isWriting = false }
+        var reopeningsBefore = reopenings
         while let next = pending.first, !Task.isCancelled {
             do throws(PersistenceError) {
                 tracer.record(
                     from: .persistence, to: .disk,
                     "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
+                reopeningsBefore = reopenings
                 let written = try await database.write(next)
                 tracer.record(from: .disk, to: .persistence, "committed")
                 pending.removeFirst()
@@ -174,6 +199,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                             into: store))
                 }
             } catch {
+                // The file was reopened while the write was on its way (it found the old file
+                // gone): the edit goes to the new one, unless the reopening wrote it already.
+                if reopenings != reopeningsBefore { continue }
                 var reopens = false
                 if !isClosed { reopens = await database.needsReopening() }
                 if reopens, isLooking || isReopening {
@@ -380,6 +408,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 // Written with the list, which has them: writing them again would fail.
                 pending.removeFirst(min(queuedBefore, pending.count))
             }
+            reopenings += 1
             // A write or a reopening that failed for want of the file said so: that is over.
             failures = 0
             reopeningFailures = 0

@@ -369,6 +369,64 @@ struct SQLiteStoreTests {
         #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
     }
 
+    @Test("a database deleted while a long list is being read is made again by the next edit")
+    func deletedWhileOpening() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let count = 50_000
+        try await SQLiteListFile.write(
+            (0..<count).map { Attraction(name: "Place \($0)") }, to: url)
+
+        // Deleted once the file is open (its index exists) and while its rows decode.
+        let opening = Task {
+            try await AttractionStore.openDatabase(
+                at: url, watchesFileEvents: false, pollInterval: nil)
+        }
+        let shm = url.path + "-shm"
+        while !FileManager.default.fileExists(atPath: shm) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try FileManager.default.removeItem(at: url)
+        let (store, persistence) = try await opening.value
+        #expect(store.elements.count == count)
+
+        // The edit is not written to the deleted file: the list is made again with it.
+        try store.add(Attraction(name: "Arc"))
+        try await persistence.close()
+        #expect(try RawSQLite(url).rows("SELECT count(*) FROM elements") == [["\(count + 1)"]])
+    }
+
+    @Test("closing just after the database was deleted makes it again with the list")
+    func closedJustAfterDeletion() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        try FileManager.default.removeItem(at: url)
+        try await persistence.close()
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre"])
+    }
+
+    @Test("closing while a look makes the deleted database again waits for it")
+    func closedWhileMakingAgain() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let count = 20_000
+        try await SQLiteListFile.write(
+            (0..<count).map { Attraction(name: "Place \($0)") }, to: url)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+
+        try FileManager.default.removeItem(at: url)
+        persistence.lookForChanges()
+        try await persistence.close()
+        #expect(try RawSQLite(url).rows("SELECT count(*) FROM elements") == [["\(count)"]])
+        withExtendedLifetime(store) {}
+    }
+
     @Test("a database moved away while open keeps its last commits, and is made again at the path")
     func movedAwayKeepsCommits() async throws {
         let folder = try TemporaryFolder()
