@@ -201,9 +201,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// WAL here too, so that its log is made under the lock.
     private func attach() throws(PersistenceError) {
         letGo()
-        let attached = try sqliteCall {
-            try makingDatabase(at: url) {
-                () throws -> (SQLiteConnection, FileIdentity?, [Companion]) in
+        let attached = try makingDatabase(at: url) {
+            () throws(PersistenceError) -> (SQLiteConnection, FileIdentity?, [Companion]) in
+            try sqliteCall {
                 let connection = try SQLiteConnection(path: path, busyWait: busyWait)
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
                 try retryingWhileBusy {
@@ -221,6 +221,21 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         (connection, identity, companions) = attached
+    }
+
+    /// Moves this database's file, closed, to `target` unless a file is there, under the
+    /// folder lock (see ``makingDatabase``), on the database's own queue.
+    ///
+    /// - Throws: `taken` if a file is there.
+    func move(to target: URL, unlessTaken taken: PersistenceError) throws(PersistenceError) {
+        try makingDatabase(at: target) { () throws(PersistenceError) in
+            guard !FileManager.default.fileExists(atPath: target.path) else { throw taken }
+            do {
+                try FileManager.default.moveItem(at: url, to: target)
+            } catch {
+                throw .unwritable(path: target.path, reason: error.localizedDescription)
+            }
+        }
     }
 
     /// Drops the connection (closing it as usual) and what it recorded of its files.
@@ -390,7 +405,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         // Taken away before the connection closes: while it has them open, no new file can be
         // given their inode numbers, which would make a new file look like an old one.
         if let connection, FileIdentity(path: path) != identity {
-            withFolderLocked(holding: url) {
+            // Not locked in time (another process stopped while holding it): left as they are.
+            try? withFolderLocked(holding: url) {
                 let ours = companions.filter {
                     FileIdentity(path: $0.path) == $0.identity
                 }

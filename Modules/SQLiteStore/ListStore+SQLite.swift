@@ -74,14 +74,7 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
             // A file of its own, just made: it is empty.
             _ = try await database.fillIfEmpty(with: elements, logged: false)
             await database.close()
-            try makingDatabase(at: url) { () throws(PersistenceError) in
-                guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
-                do {
-                    try FileManager.default.moveItem(at: building, to: url)
-                } catch {
-                    throw .unwritable(path: url.path, reason: error.localizedDescription)
-                }
-            }
+            try await database.move(to: url, unlessTaken: taken)
         } catch {
             await database.close()
             for suffix in ["", "-wal", "-shm"] {
