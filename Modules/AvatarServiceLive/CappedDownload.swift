@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,8 +14,8 @@ import Synchronization
 /// cancelled the moment they pass the limit.
 ///
 /// URLSession calls in from its own queue while the caller awaits `run(in:)`; every piece of
-/// mutable state is inside `state`, a `Mutex`, and the continuation is resumed exactly once, by
-/// whoever takes it out of the mutex first.
+/// mutable state is inside `state`, behind a lock, and the continuation is resumed exactly once, by
+/// whoever takes it out of the state first.
 final class CappedDownload: Sendable {
     /// How a download ended.
     enum Outcome: Sendable {
@@ -45,7 +44,7 @@ final class CappedDownload: Sendable {
     private let url: URL
     private let limit: Int
     private let timeout: Duration
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(url: URL, limit: Int, timeout: Duration) {
         self.url = url

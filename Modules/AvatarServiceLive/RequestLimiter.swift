@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Lets at most `limit` requests run at once; the others wait their turn, first come first served.
 ///
@@ -14,7 +14,7 @@ final class RequestLimiter: Sendable {
 
     /// How many requests may run at once.
     let limit: Int
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(limit: Int) {
         self.limit = max(1, limit)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -39,7 +38,7 @@ final class SharedSession: Sendable {
 
     /// Hands each task's callbacks to its download, and forgets the download when its task ends.
     private final class Router: NSObject, URLSessionDataDelegate, Sendable {
-        let downloads = Mutex<[Int: CappedDownload]>([:])
+        let downloads = LockedState<[Int: CappedDownload]>([:])
 
         private func download(for task: URLSessionTask) -> CappedDownload? {
             downloads.withLock { $0[task.taskIdentifier] }

@@ -401,6 +401,17 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         guard let store else { return }
         // Edits queued now (when a write found the file not open) are in the list already.
         let queuedBefore = pending.count
+        // Other processes' last commits to the old file, which this list may not have yet: taken
+        // in first, so that a list made again from it keeps them. (Not with edits of this
+        // process still queued: a row read back must never be older than one of them.)
+        if queuedBefore == 0,
+            case .rows(let rows, let through, _)? = try? await database.changes(
+                after: seen, force: true),
+            edits == editsBefore, pending.isEmpty
+        {
+            for row in rows { store.takeIn(Self.edits(bringing: row, into: store)) }
+            seen = through
+        }
         do throws(PersistenceError) {
             let reopened = try await database.reopen(keeping: store.elements)
             seen = reopened.through

@@ -427,6 +427,37 @@ struct SQLiteStoreTests {
         withExtendedLifetime(store) {}
     }
 
+    @Test(
+        "an edit another process saved just before the database was deleted is in the file made again"
+    )
+    func savedJustBeforeDeletion() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let first = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        let second = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        try first.store.add(Attraction(name: "Louvre"))
+        try await first.persistence.flush()
+        // Saved by the second; the first has not looked since.
+        try second.store.add(Attraction(name: "Orsay"))
+        try await second.persistence.flush()
+        let expected = try await SQLiteListFile<Attraction>.read(from: url).map(\.name)
+        #expect(Set(expected) == ["Louvre", "Orsay"])
+
+        try FileManager.default.removeItem(at: url)
+        first.persistence.lookForChanges()
+        #expect(await eventually { first.store.notice.value != nil })
+        second.persistence.lookForChanges()
+        #expect(await eventually { second.store.notice.value != nil })
+        try await first.persistence.close()
+        try await second.persistence.close()
+
+        #expect(first.store.elements.map(\.name) == expected)
+        #expect(second.store.elements.map(\.name) == expected)
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == expected)
+    }
+
     @Test("a database moved away while open keeps its last commits, and is made again at the path")
     func movedAwayKeepsCommits() async throws {
         let folder = try TemporaryFolder()
