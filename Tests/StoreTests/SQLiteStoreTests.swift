@@ -166,72 +166,57 @@ struct SQLiteStoreTests {
         "an edit waits out another program's lock, says it failed, and is saved once the lock is gone"
     )
     func busyDatabase() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("busy.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, busyWait: .milliseconds(50), pollInterval: nil)
-        let other = try RawSQLite(url)
-        try other.execute("BEGIN IMMEDIATE")
+        let locked = try await openLockedByAnother()
 
-        try store.add(Attraction(name: "Louvre"))
+        try locked.store.add(Attraction(name: "Louvre"))
         #expect(
             await eventually {
-                if case .failed = persistence.saveStatus.value { true } else { false }
+                if case .failed = locked.persistence.saveStatus.value { true } else { false }
             })
-        if case .failed(let error, _) = persistence.saveStatus.value {
+        if case .failed(let error, _) = locked.persistence.saveStatus.value {
             #expect(error.description.contains("locked"), "\(error)")
         }
-        try other.execute("COMMIT")
-        try await persistence.flush()
+        try locked.other.execute("COMMIT")
+        try await locked.persistence.flush()
 
-        #expect(persistence.saveStatus.value == .saved)
-        #expect(try RawSQLite(url).rows("SELECT name FROM elements") == [["Louvre"]])
+        #expect(locked.persistence.saveStatus.value == .saved)
+        #expect(try RawSQLite(locked.url).rows("SELECT name FROM elements") == [["Louvre"]])
     }
 
     @Test("closing waits out another program's lock longer than one edit's busy wait")
     func closingWaitsOutALock() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("busy.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, busyWait: .milliseconds(50), pollInterval: nil)
-        let other = try RawSQLite(url)
-        try other.execute("BEGIN IMMEDIATE")
-        try store.add(Attraction(name: "Louvre"))
-        try store.add(Attraction(name: "Orsay"))
+        let locked = try await openLockedByAnother()
+        try locked.store.add(Attraction(name: "Louvre"))
+        try locked.store.add(Attraction(name: "Orsay"))
 
         // A program that quits while another holds the lock: its edits are written once the
         // lock is gone, well after the first write gave up.
         let releasing = Task {
             try await Task.sleep(for: .milliseconds(400))
-            try other.execute("COMMIT")
+            try locked.other.execute("COMMIT")
         }
-        try await persistence.close()
+        try await locked.persistence.close()
         try await releasing.value
         #expect(
-            try RawSQLite(url).rows("SELECT name FROM elements ORDER BY rank") == [
+            try RawSQLite(locked.url).rows("SELECT name FROM elements ORDER BY rank") == [
                 ["Louvre"], ["Orsay"],
             ])
     }
 
     @Test("closing gives up on a lock held past its patience, and says so")
     func closingGivesUpOnALock() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("busy.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, busyWait: .milliseconds(50), pollInterval: nil)
-        let other = try RawSQLite(url)
-        try other.execute("BEGIN IMMEDIATE")
-        try store.add(Attraction(name: "Louvre"))
+        let locked = try await openLockedByAnother()
+        try locked.store.add(Attraction(name: "Louvre"))
 
         await #expect {
-            try await persistence.close(patience: .milliseconds(300))
+            try await locked.persistence.close(patience: .milliseconds(300))
         } throws: { error in
             "\(error)".contains("locked")
         }
         // Still open, the edit still queued: once the lock is gone, it is written.
-        try other.execute("COMMIT")
-        try await persistence.close()
-        #expect(try RawSQLite(url).rows("SELECT name FROM elements") == [["Louvre"]])
+        try locked.other.execute("COMMIT")
+        try await locked.persistence.close()
+        #expect(try RawSQLite(locked.url).rows("SELECT name FROM elements") == [["Louvre"]])
     }
 
     @Test("a store and its persistence are freed once let go, and the database is closed")
@@ -257,10 +242,8 @@ struct SQLiteStoreTests {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
         let louvre = Attraction(name: "Louvre")
-        let reader = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
-        let writer = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let reader = try await openFollowingOnlyWhenAsked(url)
+        let writer = try await openFollowingOnlyWhenAsked(url)
         try writer.store.add(louvre)
         try await writer.persistence.flush()
         reader.persistence.lookForChanges()
@@ -309,10 +292,8 @@ struct SQLiteStoreTests {
         // one before (its write-ahead log and shared memory files among them).
         for round in 1...5 {
             let url = folder.file("a\(round).sqlite")
-            let first = try await AttractionStore.openDatabase(
-                at: url, watchesFileEvents: false, pollInterval: nil)
-            let second = try await AttractionStore.openDatabase(
-                at: url, watchesFileEvents: false, pollInterval: nil)
+            let first = try await openFollowingOnlyWhenAsked(url)
+            let second = try await openFollowingOnlyWhenAsked(url)
             if first.store.elements.isEmpty { try first.store.add(Attraction(name: "Louvre")) }
             try await first.persistence.flush()
             second.persistence.lookForChanges()
@@ -345,15 +326,13 @@ struct SQLiteStoreTests {
     func openedOverDeleted() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let old = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let old = try await openFollowingOnlyWhenAsked(url)
         for name in ["Louvre", "Orsay", "Arc"] { try old.store.add(Attraction(name: name)) }
         try await old.persistence.flush()
         try FileManager.default.removeItem(at: url)
 
         // The old file's write-ahead log and index are still at the path, in use by `old`.
-        let new = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let new = try await openFollowingOnlyWhenAsked(url)
         #expect(new.store.elements.isEmpty)
         try new.store.add(Attraction(name: "Cluny"))
         try await new.persistence.flush()
@@ -379,8 +358,7 @@ struct SQLiteStoreTests {
 
         // Deleted once the file is open (its index exists) and while its rows decode.
         let opening = Task {
-            try await AttractionStore.openDatabase(
-                at: url, watchesFileEvents: false, pollInterval: nil)
+            try await openFollowingOnlyWhenAsked(url)
         }
         let shm = url.path + "-shm"
         while !FileManager.default.fileExists(atPath: shm) {
@@ -400,8 +378,7 @@ struct SQLiteStoreTests {
     func closedJustAfterDeletion() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
 
@@ -417,8 +394,7 @@ struct SQLiteStoreTests {
         let count = 20_000
         try await SQLiteListFile.write(
             (0..<count).map { Attraction(name: "Place \($0)") }, to: url)
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
 
         try FileManager.default.removeItem(at: url)
         persistence.lookForChanges()
@@ -433,10 +409,8 @@ struct SQLiteStoreTests {
     func savedJustBeforeDeletion() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let first = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
-        let second = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let first = try await openFollowingOnlyWhenAsked(url)
+        let second = try await openFollowingOnlyWhenAsked(url)
         try first.store.add(Attraction(name: "Louvre"))
         try await first.persistence.flush()
         // Saved by the second; the first has not looked since.
@@ -462,8 +436,7 @@ struct SQLiteStoreTests {
     func movedAwayKeepsCommits() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
         try store.add(Attraction(name: "Louvre"))
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
@@ -488,10 +461,8 @@ struct SQLiteStoreTests {
     func madeAgainElsewhereKeepsCommits() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let first = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
-        let second = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let first = try await openFollowingOnlyWhenAsked(url)
+        let second = try await openFollowingOnlyWhenAsked(url)
         try first.store.add(Attraction(name: "Louvre"))
         try await first.persistence.flush()
         second.persistence.lookForChanges()
@@ -556,8 +527,7 @@ struct SQLiteStoreTests {
     func editAfterFailedReopening() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
         // A folder where the file was: it cannot be made again, and the reopening fails.
@@ -668,10 +638,8 @@ struct SQLiteStoreTests {
         let url = folder.file("a.sqlite")
         let backup = folder.file("backup.sqlite")
         // This process looks only when told, so what it has seen is exactly what the test says.
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
-        let (other, otherPersistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
+        let (other, otherPersistence) = try await openFollowingOnlyWhenAsked(url)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
         try RawSQLite(url).execute("VACUUM INTO '\(backup.path)'")
@@ -766,4 +734,37 @@ enum ListOnDisk {
             return Attraction(id: id, name: $0[1], notes: $0[2] == "NULL" ? "" : $0[2])
         }
     }
+}
+
+/// A store on a new database that only looks for other processes' commits when asked
+/// (``SQLitePersistence/lookForChanges()``): a test decides when each process notices.
+@MainActor
+func openFollowingOnlyWhenAsked(_ url: URL) async throws -> (
+    store: AttractionStore, persistence: SQLitePersistence<Attraction>
+) {
+    try await AttractionStore.openDatabase(at: url, watchesFileEvents: false, pollInterval: nil)
+}
+
+/// A store whose edits wait 50 ms for a lock, on a database another connection holds locked
+/// (`BEGIN IMMEDIATE`) until the test commits it.
+@MainActor
+struct LockedDatabase {
+    let folder: TemporaryFolder
+    let url: URL
+    let store: AttractionStore
+    let persistence: SQLitePersistence<Attraction>
+    /// The connection that holds the lock.
+    let other: RawSQLite
+}
+
+@MainActor
+func openLockedByAnother() async throws -> LockedDatabase {
+    let folder = try TemporaryFolder()
+    let url = folder.file("busy.sqlite")
+    let (store, persistence) = try await AttractionStore.openDatabase(
+        at: url, busyWait: .milliseconds(50), pollInterval: nil)
+    let other = try RawSQLite(url)
+    try other.execute("BEGIN IMMEDIATE")
+    return LockedDatabase(
+        folder: folder, url: url, store: store, persistence: persistence, other: other)
 }
