@@ -1124,13 +1124,14 @@ struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
 
-    /// The identity of the file at `path`; `nil` if there is none.
+    /// The identity of the file at `path` (a link itself, not what it names); `nil` if there is
+    /// none.
+    ///
+    /// One `lstat`: every write asks it twice.
     init?(path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value,
-            let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
-        else { return nil }
-        self.device = device
-        self.inode = inode
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }
