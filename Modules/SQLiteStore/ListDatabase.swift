@@ -171,7 +171,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             try sqliteCall {
                 try retryingWhileBusy {
                     try migrate(connected(), from: version)
-                    try prune(connected())
+                    // Trimming the log can wait for a later write (another process may hold the
+                    // write lock now).
+                    try? prune(connected())
                     // Two rows with one rank (set by hand) would make a placement between them
                     // land elsewhere: give every row its own rank, in the order shown.
                     if try integer(
@@ -543,6 +545,12 @@ actor ListDatabase<Element: SQLiteListElement> {
         // property of the file, set outside any transaction.
         try retryingWhileBusy { _ = try strings(connection, "PRAGMA journal_mode = WAL") }
         try connection.execute("PRAGMA synchronous = FULL")
+        // Nothing to do (the usual case): no write transaction, so opening does not wait for
+        // another process's write lock.
+        let columns = try Set(strings(connection, "SELECT name FROM pragma_table_info('elements')"))
+        if version == Self.schemaVersion, Element.fields.allSatisfy({ columns.contains($0.name) }) {
+            return
+        }
         try connection.writing {
             let version = try connection.integerPragma("user_version")
             if version > Self.schemaVersion {

@@ -143,7 +143,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             do throws(PersistenceError) {
                 try await flush()
             } catch {
-                guard database.isBusy(error), ContinuousClock.now < deadline else { throw error }
+                guard database.isBusy(error) else { throw error }
+                guard ContinuousClock.now < deadline else {
+                    throw .unwritable(
+                        path: url.path,
+                        reason:
+                            "another program kept the database locked for over \(patience) while it closed; \(pending.count) \(pending.count == 1 ? "edit was" : "edits were") not saved"
+                    )
+                }
                 continue
             }
             if !isLooking, !isReopening { break }

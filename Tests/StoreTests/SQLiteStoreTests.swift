@@ -183,6 +183,21 @@ struct SQLiteStoreTests {
         #expect(try RawSQLite(locked.url).rows("SELECT name FROM elements") == [["Louvre"]])
     }
 
+    @Test("a database another program holds locked for writing opens, and shows its list")
+    func opensWhileLocked() async throws {
+        let locked = try await openLockedByAnother()
+        try locked.other.execute("ROLLBACK")
+        try locked.store.add(Attraction(name: "Louvre"))
+        try await locked.persistence.close()
+        try locked.other.execute("BEGIN IMMEDIATE")
+
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: locked.url, busyWait: .milliseconds(50), pollInterval: nil)
+        #expect(store.elements.map(\.name) == ["Louvre"])
+        try locked.other.execute("COMMIT")
+        try await persistence.close()
+    }
+
     @Test("closing waits out another program's lock longer than one edit's busy wait")
     func closingWaitsOutALock() async throws {
         let locked = try await openLockedByAnother()
@@ -211,7 +226,7 @@ struct SQLiteStoreTests {
         await #expect {
             try await locked.persistence.close(patience: .milliseconds(300))
         } throws: { error in
-            "\(error)".contains("locked")
+            "\(error)".contains("locked for over 0.3 seconds while it closed; 1 edit was not saved")
         }
         // Still open, the edit still queued: once the lock is gone, it is written.
         try locked.other.execute("COMMIT")
