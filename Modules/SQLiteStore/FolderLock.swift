@@ -41,17 +41,57 @@ func withFolderLocked<Result>(
 /// Runs `body`, which makes a database at `file` if there is none, holding the folder lock,
 /// after taking away companion files left there with no database.
 ///
-/// They are a deleted database's, which processes that still have it open may be using: left
-/// there, the new database would take the old one's log for its own, or share its index with
-/// them. Under the lock no other process of this package is making a database there meanwhile,
-/// so companion files with no database beside them belong to none.
+/// They are a deleted (or moved) database's. While processes still have it open, opening waits
+/// (up to 8 s: one busy wait of theirs, and more) for them to notice and make it again with
+/// their list, or fold their log into the moved file, rather than start an empty list they would
+/// then take for a replacement. Once nobody uses them, or the wait is over, they are taken away:
+/// left there, the new database would take the old one's log for its own, or share its index
+/// with them. Under the lock no other process of this package is making a database there
+/// meanwhile, so companion files with no database beside them belong to none.
+///
+/// - Parameter first: Run first under the lock, each time it is taken (a reopening lets go of
+///   the old file there, so that no other process makes an empty file between).
 func makingDatabase<Result>(
-    at file: URL, _ body: () throws(PersistenceError) -> Result
+    at file: URL, first: () -> Void = {}, _ body: () throws(PersistenceError) -> Result
 ) throws(PersistenceError) -> Result {
-    try withFolderLocked(holding: file) { () throws(PersistenceError) -> Result in
-        if !FileManager.default.fileExists(atPath: file.path) {
-            for suffix in companionSuffixes { unlink(file.path + suffix) }
+    let deadline = ContinuousClock.now + .seconds(8)
+    while true {
+        let made = try withFolderLocked(holding: file) { () throws(PersistenceError) -> Result? in
+            first()
+            if !FileManager.default.fileExists(atPath: file.path) {
+                if isInUse(index: file.path + "-shm"), ContinuousClock.now < deadline {
+                    return nil
+                }
+                for suffix in companionSuffixes { unlink(file.path + suffix) }
+            }
+            return try body()
         }
-        return try body()
+        if let made { return made }
+        usleep(20_000)
     }
+}
+
+/// Whether a connection has the write-ahead-log index at `path` open: each holds a shared lock
+/// on its byte 128 while it does (SQLite's Unix file system layer).
+///
+/// Read from the system's table of locks (`/proc/locks`, on Linux; elsewhere the answer is
+/// no), not asked through a descriptor of the file: closing one would drop every lock this
+/// process holds on it, SQLite's own among them.
+func isInUse(index path: String) -> Bool {
+    #if os(Linux)
+        var status = stat()
+        guard lstat(path, &status) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return false }
+        let inode = String(status.st_ino)
+        // "1: POSIX  ADVISORY  READ 1234 fd:01:5678 128 128": the last part of the device and
+        // inode field is the inode; the range starts at 128.
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 8, fields[fields.count - 2] == "128" else { return false }
+            return fields[fields.count - 3].split(separator: ":").last.map(String.init) == inode
+        }
+    #else
+        return false
+    #endif
 }

@@ -149,9 +149,12 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Returns: The list (decoded on every core and indexed here, off the main actor), and the
     ///   last change log entry it includes.
-    func open() async throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
-        try checkFileBeforeOpening()
-        try attach()
+    func open(leavingReplacedFile leaves: Bool = false) async throws(PersistenceError) -> (
+        list: EditableList<Element>, through: Int64
+    ) {
+        // A reopening leaves the old file under the same hold of the folder lock as the new one
+        // is made in.
+        try attach(first: leaves ? leaveReplacedFileHoldingLock : {})
         do throws(PersistenceError) {
             // Several processes opening one new database at once can meet a lock that SQLite's
             // busy wait does not cover (the journal mode switching): each step can run again.
@@ -201,11 +204,20 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// file the new file's log; recorded later (after a long list decodes), the identities could
     /// be the new file's, and edits would go on to the old one unseen. A new file is switched to
     /// WAL here too, so that its log is made under the lock.
-    private func attach() throws(PersistenceError) {
-        letGo()
-        let attached = try makingDatabase(at: url) {
+    private func attach(first leaving: () -> Void = {}) throws(PersistenceError) {
+        let attached = try makingDatabase(
+            at: url,
+            first: {
+                leaving()
+                letGo()
+            }
+        ) {
             () throws(PersistenceError) -> (SQLiteConnection, FileIdentity?, [Companion]) in
-            try sqliteCall {
+            try checkFileBeforeOpening()
+            // The file there before connecting is the one connected to, unless it was replaced
+            // in between; then the next look reopens (as it does if it is gone right after).
+            let before = FileIdentity(path: path)
+            return try sqliteCall {
                 let connection = try SQLiteConnection(path: path, busyWait: busyWait)
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
                 try retryingWhileBusy {
@@ -213,7 +225,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                     _ = try connection.integerPragma("schema_version")
                 }
                 return (
-                    connection, FileIdentity(path: path),
+                    connection, before ?? FileIdentity(path: path),
                     companionSuffixes.compactMap { suffix in
                         FileIdentity(path: path + suffix).map {
                             Companion(path: path + suffix, identity: $0)
@@ -251,7 +263,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// It was deleted, or replaced by another (a restored backup, a file moved over it); SQLite
     /// goes on writing to the open one, which nobody would ever read again.
     func fileWasReplaced() -> Bool {
-        connection != nil && FileIdentity(path: path) != identity
+        connection != nil && (identity == nil || FileIdentity(path: path) != identity)
     }
 
     /// Why a write failed when another program kept the database locked past the busy wait.
@@ -286,8 +298,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     func reopen(keeping elements: [Element]) async throws(PersistenceError) -> (
         list: EditableList<Element>, through: Int64, outcome: Reopening
     ) {
-        leaveReplacedFile()
-        let opened = try await open()
+        let opened = try await open(leavingReplacedFile: true)
         guard opened.list.count == 0 else { return (opened.list, opened.through, .replaced) }
         // Deleted, or replaced by an empty database (another process that had the deleted one
         // open may be making it again right now): filled with this list, unless another process
@@ -404,17 +415,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// A process that still has the old file open keeps its open copies of the two, and nothing
     /// it does reaches the new file.
     private func leaveReplacedFile() {
+        // Not locked in time (another process stopped while holding it): left as they are.
+        if fileWasReplaced() {
+            try? withFolderLocked(holding: url) { leaveReplacedFileHoldingLock() }
+        }
+        leaveReplacedFileHoldingLock()
+    }
+
+    /// ``leaveReplacedFile()``, with the folder lock held already (a reopening holds it from
+    /// here until the new file is made, so that no other process makes an empty one between).
+    private func leaveReplacedFileHoldingLock() {
         // Taken away before the connection closes: while it has them open, no new file can be
         // given their inode numbers, which would make a new file look like an old one.
-        if let connection, FileIdentity(path: path) != identity {
-            // Not locked in time (another process stopped while holding it): left as they are.
-            try? withFolderLocked(holding: url) {
-                let ours = companions.filter {
-                    FileIdentity(path: $0.path) == $0.identity
-                }
-                guard !ours.isEmpty else { return }
-                // Still the old file's: its log is folded into it first (a file moved away,
-                // not deleted, keeps its last commits), which nobody else's can be yet.
+        if let connection, fileWasReplaced() {
+            let ours = companions.filter { FileIdentity(path: $0.path) == $0.identity }
+            if !ours.isEmpty {
+                // Still the old file's: its log is folded into it first (a file moved away, not
+                // deleted, keeps its last commits), which nobody else's can be yet.
                 _ = try? strings(connection, "PRAGMA wal_checkpoint(TRUNCATE)")
                 for companion in ours { unlink(companion.path) }
             }
@@ -1018,27 +1035,35 @@ actor ListDatabase<Element: SQLiteListElement> {
     ) {
         let count = rows.ids.count
         let chunks = max(1, min(64, count / 20_000))
+        /// The elements of the rows in `range`, and the problems of those that are not.
+        @Sendable func decoded(_ range: Range<Int>) -> ([Element], [(row: Int, reason: String)]) {
+            let fields = Element.fields
+            var elements: [Element] = []
+            elements.reserveCapacity(range.count)
+            var problems: [(row: Int, reason: String)] = []
+            var problem: String?
+            for row in range {
+                let start = row * fields.count
+                if let element = element(
+                    key: rows.ids[row], texts: rows.texts[start..<(start + fields.count)],
+                    fields: fields, problem: &problem)
+                {
+                    elements.append(element)
+                } else {
+                    problems.append((row + 1, problem ?? "it cannot be read"))
+                }
+            }
+            return (elements, problems)
+        }
+        // A short list is decoded here, on the database's queue: no wait for the cooperative
+        // pool, which other work may be keeping busy.
+        if chunks == 1 { return decoded(0..<count) }
         return await withTaskGroup(of: (Int, [Element], [(row: Int, reason: String)]).self) {
             group in
             for chunk in 0..<chunks {
                 let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
                 group.addTask {
-                    let fields = Element.fields
-                    var elements: [Element] = []
-                    elements.reserveCapacity(range.count)
-                    var problems: [(row: Int, reason: String)] = []
-                    var problem: String?
-                    for row in range {
-                        let start = row * fields.count
-                        if let element = element(
-                            key: rows.ids[row], texts: rows.texts[start..<(start + fields.count)],
-                            fields: fields, problem: &problem)
-                        {
-                            elements.append(element)
-                        } else {
-                            problems.append((row + 1, problem ?? "it cannot be read"))
-                        }
-                    }
+                    let (elements, problems) = decoded(range)
                     return (chunk, elements, problems)
                 }
             }

@@ -336,9 +336,9 @@ struct SQLiteStoreTests {
     }
 
     @Test(
-        "a store opened where a database was deleted, while another still has it open, starts afresh"
+        "a store opened just after the database was deleted, while another has it open, gets that one's list"
     )
-    func openedOverDeleted() async throws {
+    func openedJustAfterDeletion() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
         let old = try await openFollowingOnlyWhenAsked(url)
@@ -346,20 +346,27 @@ struct SQLiteStoreTests {
         try await old.persistence.flush()
         try FileManager.default.removeItem(at: url)
 
-        // The old file's write-ahead log and index are still at the path, in use by `old`.
-        let new = try await openFollowingOnlyWhenAsked(url)
-        #expect(new.store.elements.isEmpty)
-        try new.store.add(Attraction(name: "Cluny"))
-        try await new.persistence.flush()
-        // The old store, told of it, shows the new file's list; it writes nothing into it.
+        // The old file's log and index are still at the path, in use by `old`: the new store
+        // waits for `old` to notice and make the file again, rather than start an empty list
+        // that `old` would take for a replacement of its own.
+        let opening = Task { try await openFollowingOnlyWhenAsked(url) }
         old.persistence.lookForChanges()
-        #expect(await eventually { old.store.elements.map(\.name) == ["Cluny"] })
-        try new.store.add(Attraction(name: "Rodin"))
+        let new = try await opening.value
+        // It may have opened the new file in the moment before `old` filled it: its first look
+        // then reads the list whole.
+        new.persistence.lookForChanges()
+        #expect(
+            await eventually { new.store.elements.map(\.name) == ["Louvre", "Orsay", "Arc"] })
+        try new.store.add(Attraction(name: "Cluny"))
         try await new.persistence.close()
+        old.persistence.lookForChanges()
+        #expect(await eventually { old.store.elements.count == 4 })
         try await old.persistence.close()
 
         #expect(
-            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Cluny", "Rodin"])
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == [
+                "Louvre", "Orsay", "Arc", "Cluny",
+            ])
         #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
     }
 
