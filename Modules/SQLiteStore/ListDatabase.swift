@@ -205,13 +205,11 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// be the new file's, and edits would go on to the old one unseen. A new file is switched to
     /// WAL here too, so that its log is made under the lock.
     private func attach(first leaving: () -> Void = {}) throws(PersistenceError) {
-        let attached = try makingDatabase(
-            at: url,
-            first: {
-                leaving()
-                letGo()
-            }
-        ) {
+        let letGoFirst = {
+            leaving()
+            self.letGo()
+        }
+        let attached = try makingDatabase(at: url, first: letGoFirst) {
             () throws(PersistenceError) -> (SQLiteConnection, FileIdentity?, [Companion]) in
             try checkFileBeforeOpening()
             // The file there before connecting is the one connected to, unless it was replaced
