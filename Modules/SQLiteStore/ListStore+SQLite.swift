@@ -77,7 +77,7 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
             try await database.move(to: url, unlessTaken: taken)
         } catch {
             await database.close()
-            for suffix in ["", "-wal", "-shm"] {
+            for suffix in [""] + companionSuffixes {
                 try? FileManager.default.removeItem(atPath: building.path + suffix)
             }
             throw error
