@@ -25,11 +25,11 @@ struct AttractionsFaultTests {
     }
 
     /// The names in the JSON document `store`, or in the list at `path` (converted to one first).
-    private func names(in path: String? = nil) throws -> [String] {
+    private func names(in path: String? = nil) async throws -> [String] {
         var file = store
         if let path, !path.hasSuffix(".json") {
             file = folder.appending(path: "export-\(UUID().uuidString).json").path
-            let run = try SampleRunner.run(
+            let run = try await SampleRunner.run(
                 "attractions", ["--store", path, "--convert", file], script: "")
             #expect(run.status == 0, "\(run.errors)")
         }
@@ -43,24 +43,24 @@ struct AttractionsFaultTests {
     @Test(
         "SIGINT, SIGTERM and SIGHUP right after an edit write it, and end by the signal",
         arguments: [SIGINT, SIGTERM, SIGHUP], ["json", "sqlite"])
-    func signalWritesPending(signal: Int32, format: String) throws {
+    func signalWritesPending(signal: Int32, format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
         let sample = try LiveSample("attractions", ["--store", store])
 
         sample.send("add Louvre")
-        #expect(sample.waitForOutput(containing: "1. Louvre") != nil)
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
         sample.signal(signal)
-        _ = try sample.finish(closingInput: false)
+        _ = try await sample.finish(closingInput: false)
 
         #expect(sample.endedBySignal)
-        #expect(try names(in: store) == ["Louvre"])
+        #expect(try await names(in: store) == ["Louvre"])
     }
 
     @Test(
         "a reader that stops early gets the edits written, and the sample ends by SIGPIPE",
         arguments: ["json", "sqlite"])
-    func closedOutputWritesPending(format: String) throws {
+    func closedOutputWritesPending(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
         // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end open, which would
@@ -94,63 +94,65 @@ struct AttractionsFaultTests {
         close(readEnd)
         // The next screen meets the closed pipe; its edit must still reach the file.
         input.fileHandleForWriting.write(Data("add Eiffel\n".utf8))
-        let ended = Result { try deadline.wait() }
+        var ended: Result<Void, any Error> = .success(())
+        do { try await deadline.wait() } catch { ended = .failure(error) }
         try? input.fileHandleForWriting.close()
 
         try ended.get()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == SIGPIPE)
-        #expect(try names(in: store) == ["Louvre", "Eiffel"])
+        #expect(try await names(in: store) == ["Louvre", "Eiffel"])
     }
 
     @Test(
         "SIGKILL loses at most the edits of the autosave delay before it (none in a database)",
         arguments: ["json", "sqlite"])
-    func sigkillBound(format: String) throws {
+    func sigkillBound(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
         let sample = try LiveSample("attractions", ["--store", store])
 
         sample.send("add Louvre")
-        #expect(sample.waitForOutput(containing: "1. Louvre") != nil)
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
         // The autosave delay is 300 ms: an edit older than that (with room for a slow write under
         // a sanitizer) is on disk.
-        usleep(2_000_000)
+        try? await Task.sleep(for: .seconds(2))
         sample.send("add Orsay")
-        #expect(sample.waitForOutput(containing: "2. Orsay") != nil)
+        #expect(await sample.waitForOutput(containing: "2. Orsay") != nil)
         sample.signal(SIGKILL)
-        _ = try sample.finish(closingInput: false)
+        _ = try await sample.finish(closingInput: false)
 
-        #expect(try names(in: store).first == "Louvre")
+        #expect(try await names(in: store).first == "Louvre")
     }
 
     @Test(
         "a running sample shows another program's save within about a second",
         arguments: ["json", "sqlite"])
-    func otherProgramsSaveShows(format: String) throws {
+    func otherProgramsSaveShows(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
         let watching = try LiveSample("attractions", ["--store", store])
-        #expect(watching.waitForOutput(containing: "No attractions yet.") != nil)
+        #expect(await watching.waitForOutput(containing: "No attractions yet.") != nil)
 
-        let other = try SampleRunner.run("attractions", ["--store", store], script: "add Orsay\n")
-        let shownAfter = watching.waitForOutput(containing: "1. Orsay", seconds: 5)
+        let other = try await SampleRunner.run(
+            "attractions", ["--store", store], script: "add Orsay\n")
+        let shownAfter = await watching.waitForOutput(containing: "1. Orsay", seconds: 5)
         watching.send("add Louvre")
-        #expect(watching.waitForOutput(containing: "2. Louvre") != nil)
-        let run = try watching.finish()
+        #expect(await watching.waitForOutput(containing: "2. Louvre") != nil)
+        let run = try await watching.finish()
 
         #expect(other.status == 0)
         #expect(
             shownAfter.map { $0 < .seconds(3) } == true,
             "shown after \(String(describing: shownAfter))")
         #expect(run.status == 0)
-        #expect(try names(in: store) == ["Orsay", "Louvre"])
+        #expect(try await names(in: store) == ["Orsay", "Louvre"])
     }
 
     @Test(
         "three programs adding 30 attractions each at once leave all 90 in the file",
         arguments: ["json", "sqlite"])
-    func threeWriters(format: String) throws {
+    func threeWriters(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
         let samples = try (1...3).map { writer in
@@ -159,19 +161,20 @@ struct AttractionsFaultTests {
             return sample
         }
 
-        let runs = try samples.map { try $0.finish() }
+        var runs: [SampleRun] = []
+        for sample in samples { runs.append(try await sample.finish()) }
 
         #expect(runs.map(\.status) == [0, 0, 0], "\(runs.map(\.errors))")
-        #expect(Set(try names(in: store)).count == 90)
+        #expect(Set(try await names(in: store)).count == 90)
     }
 
     @Test(
         "a scripted command with a control character is refused, saying where, and nothing is saved"
     )
-    func escapes() throws {
+    func escapes() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let typed = try SampleRunner.run(
+        let typed = try await SampleRunner.run(
             "attractions", ["--store", store],
             script: "add \u{1B}]0;owned\u{7}Louvre\nadd \u{1B}[31mRed\nadd Tab\there\nlist\n")
 

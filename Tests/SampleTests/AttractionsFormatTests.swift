@@ -17,15 +17,17 @@ struct AttractionsFormatTests {
     @Test(
         "a .sqlite store keeps the list in a database, and the screens are the same as a JSON one's"
     )
-    func sameScreens() throws {
+    func sameScreens() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let script =
             "add Louvre\nnew\nname Orsay\nnotes Impressionists\nsave\nmove 2 1\ndelete 2\nundo\n"
 
-        let json = try SampleRunner.run("attractions", ["--store", path("a.json")], script: script)
-        let sqlite = try SampleRunner.run(
+        let json = try await SampleRunner.run(
+            "attractions", ["--store", path("a.json")], script: script)
+        let sqlite = try await SampleRunner.run(
             "attractions", ["--store", path("a.sqlite")], script: script)
-        let again = try SampleRunner.run("attractions", ["--store", path("a.sqlite")], script: "")
+        let again = try await SampleRunner.run(
+            "attractions", ["--store", path("a.sqlite")], script: "")
 
         #expect(json.status == 0 && sqlite.status == 0, "\(json.errors)\(sqlite.errors)")
         #expect(sqlite.output == json.output)
@@ -40,19 +42,19 @@ struct AttractionsFormatTests {
     }
 
     @Test("--convert copies a list into the other format, and never replaces a file")
-    func convert() throws {
+    func convert() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try SampleRunner.run(
+        _ = try await SampleRunner.run(
             "attractions", ["--store", path("a.json")], script: "add Louvre\nadd Orsay\nmove 2 1\n")
 
-        let toDatabase = try SampleRunner.run(
+        let toDatabase = try await SampleRunner.run(
             "attractions", ["--store", path("a.json"), "--convert", path("b.sqlite")])
-        let back = try SampleRunner.run(
+        let back = try await SampleRunner.run(
             "attractions", ["--store", path("b.sqlite"), "--convert", path("c.json")])
-        let shown = try SampleRunner.run("attractions", ["--store", path("c.json")])
-        let again = try SampleRunner.run(
+        let shown = try await SampleRunner.run("attractions", ["--store", path("c.json")])
+        let again = try await SampleRunner.run(
             "attractions", ["--store", path("a.json"), "--convert", path("b.sqlite")])
-        let missing = try SampleRunner.run(
+        let missing = try await SampleRunner.run(
             "attractions", ["--store", path("none.json"), "--convert", path("d.sqlite")])
 
         #expect(toDatabase.status == 0, "\(toDatabase.errors)")
@@ -72,11 +74,11 @@ struct AttractionsFormatTests {
     }
 
     @Test("a long list is drawn 20 rows at a time, around the last change, and page shows another")
-    func window() throws {
+    func window() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let adds = (1...45).map { "add place \($0)" }.joined(separator: "\n")
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", path("long.sqlite")],
             script: adds
                 + "\npage 1\npage 3\nmove 44 2\npage 4\npage 0\npage\nedit 9223372036854775807\nmove 1 9223372036854775807\n"

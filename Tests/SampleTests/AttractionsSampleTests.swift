@@ -15,16 +15,16 @@ struct AttractionsSampleTests {
     }
 
     @Test("what one run adds, edits and reorders is there on the next run")
-    func twoRuns() throws {
+    func twoRuns() async throws {
         let folder = try Folder()
 
-        let first = try SampleRunner.run(
+        let first = try await SampleRunner.run(
             "attractions",
             ["--store", folder.store],
             script:
                 "add Louvre\nnew\nname Orsay\nnotes Impressionists\nsave\nmove 2 1\nedit 2\nnotes Mona Lisa\nsave\n"
         )
-        let second = try SampleRunner.run(
+        let second = try await SampleRunner.run(
             "attractions", ["--store", folder.store], script: "list\n")
 
         #expect(first.status == 0, "\(first.errors)")
@@ -54,15 +54,16 @@ struct AttractionsSampleTests {
     }
 
     @Test("delete, undo and redo work from a script, and the end of input saves")
-    func deleteUndoRedo() throws {
+    func deleteUndoRedo() async throws {
         let folder = try Folder()
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions",
             ["--store", folder.store],
             script: "add Louvre\nadd Orsay\ndelete 1\nundo\nredo\n"
         )
-        let after = try SampleRunner.run("attractions", ["--store", folder.store], script: "")
+        let after = try await SampleRunner.run(
+            "attractions", ["--store", folder.store], script: "")
 
         #expect(run.status == 0)
         #expect(
@@ -76,10 +77,10 @@ struct AttractionsSampleTests {
     }
 
     @Test("every kind of bad input gets an error line, changes nothing, and the exit status is 1")
-    func badInput() throws {
+    func badInput() async throws {
         let folder = try Folder()
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions",
             ["--store", folder.store],
             script: """
@@ -117,7 +118,8 @@ struct AttractionsSampleTests {
             ]
         )
         #expect(run.status == 1)
-        let after = try SampleRunner.run("attractions", ["--store", folder.store], script: "")
+        let after = try await SampleRunner.run(
+            "attractions", ["--store", folder.store], script: "")
         #expect(
             after.outputLines == [
                 "Attractions", "  1. Louvre", "  [Undo: nothing]  [Redo: nothing]",
@@ -125,12 +127,12 @@ struct AttractionsSampleTests {
     }
 
     @Test("a corrupt store file is refused with its path and problem, and left byte for byte")
-    func corruptStore() throws {
+    func corruptStore() async throws {
         let folder = try Folder()
         let corrupt = Data(#"{"formatVersion": 2, "document": [{"id": "#.utf8)
         try corrupt.write(to: URL(fileURLWithPath: folder.store))
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", folder.store], script: "add Louvre\n")
 
         #expect(
@@ -144,12 +146,12 @@ struct AttractionsSampleTests {
     }
 
     @Test("a store file from a newer version is refused, and left alone")
-    func newerStore() throws {
+    func newerStore() async throws {
         let folder = try Folder()
         let newer = Data(#"{"formatVersion": 9, "document": []}"#.utf8)
         try newer.write(to: URL(fileURLWithPath: folder.store))
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", folder.store], script: "add Louvre\n")
 
         #expect(run.errors.contains("format version 9, and this program reads versions up to 2"))
@@ -158,13 +160,14 @@ struct AttractionsSampleTests {
     }
 
     @Test("a store in a folder that cannot be written reports the failed save and exits 1")
-    func unwritableFolder() throws {
+    func unwritableFolder() async throws {
         let folder = try Folder()
         let blocker = folder.url.appending(path: "blocker")
         try Data("a file, not a folder".utf8).write(to: blocker)
         let store = blocker.appending(path: "attractions.json").path
 
-        let run = try SampleRunner.run("attractions", ["--store", store], script: "add Louvre\n")
+        let run = try await SampleRunner.run(
+            "attractions", ["--store", store], script: "add Louvre\n")
 
         #expect(
             run.errorLines == [
@@ -175,10 +178,10 @@ struct AttractionsSampleTests {
     }
 
     @Test("leaving with an editor open discards the edit and says so")
-    func quitWithOpenEditor() throws {
+    func quitWithOpenEditor() async throws {
         let folder = try Folder()
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", folder.store], script: "new\nname Orsay\nquit\n")
 
         #expect(run.outputLines.last == "(the open edit was not saved)")
@@ -187,10 +190,10 @@ struct AttractionsSampleTests {
     }
 
     @Test("--trace shows a save travel from the editor through the delegate to the store and back")
-    func trace() throws {
+    func trace() async throws {
         let folder = try Folder()
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions",
             ["--store", folder.store, "--trace"],
             script: "add Louvre\nedit 1\nnotes Mona Lisa\nsave\n"
@@ -215,8 +218,8 @@ struct AttractionsSampleTests {
     }
 
     @Test("--help documents the options and every command")
-    func help() throws {
-        let run = try SampleRunner.run("attractions", ["--help"])
+    func help() async throws {
+        let run = try await SampleRunner.run("attractions", ["--help"])
 
         #expect(
             run.output.hasPrefix(

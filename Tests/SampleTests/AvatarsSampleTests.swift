@@ -5,8 +5,8 @@ import Testing
 struct AvatarsSampleTests {
     @Test(
         "a script loads, caches, fails, retries and counts, each command finished before the next")
-    func scriptedSession() throws {
-        let run = try SampleRunner.run(
+    func scriptedSession() async throws {
+        let run = try await SampleRunner.run(
             "avatars",
             script:
                 "latency 0\nload 1\nload 1\nfailure-rate 1\nload 2\nfailure-rate 0\nreload 2\nstats\n"
@@ -31,11 +31,11 @@ struct AvatarsSampleTests {
     }
 
     @Test("the same script prints the same output every time")
-    func deterministic() throws {
+    func deterministic() async throws {
         let script = "latency 0\nfailure-rate 0.5\nload all\nstats\n"
 
-        let first = try SampleRunner.run("avatars", script: script)
-        let second = try SampleRunner.run("avatars", script: script)
+        let first = try await SampleRunner.run("avatars", script: script)
+        let second = try await SampleRunner.run("avatars", script: script)
 
         #expect(first.output == second.output)
         #expect(first.outputLines.suffix(4).first == "requests: 4")
@@ -43,7 +43,7 @@ struct AvatarsSampleTests {
 
     @Test(
         "--source file:// draws PPM avatars from a folder and shows other formats by type and size")
-    func fileSource() throws {
+    func fileSource() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "avatars-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -53,7 +53,7 @@ struct AvatarsSampleTests {
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3, 4, 5, 6]).write(
             to: folder.appending(path: "grace@example.com"))
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "avatars",
             ["--source", folder.absoluteString],
             script: "load 1\nload 2\nload 3\n"
@@ -72,8 +72,8 @@ struct AvatarsSampleTests {
     }
 
     @Test("bad input of every kind is an error line, and the exit status is 1")
-    func badInput() throws {
-        let run = try SampleRunner.run(
+    func badInput() async throws {
+        let run = try await SampleRunner.run(
             "avatars",
             script:
                 "load\nload 9\nadd nobody Someone\nadd ada@example.com Ada\nadd grace@example.com\nlatency fast\nfailure-rate 2\nfly\n"
@@ -95,16 +95,16 @@ struct AvatarsSampleTests {
     }
 
     @Test("the simulated service's settings are refused with a live source")
-    func liveSourceSettings() throws {
-        let run = try SampleRunner.run(
+    func liveSourceSettings() async throws {
+        let run = try await SampleRunner.run(
             "avatars", ["--source", "http://127.0.0.1:9/"], script: "latency 5\n")
 
         #expect(run.errorLines == ["error: 'latency' applies to the simulated service only"])
     }
 
     @Test("a source that is not a file or HTTP URL is a usage error")
-    func badSource() throws {
-        let run = try SampleRunner.run("avatars", ["--source", "ftp://example.com/"])
+    func badSource() async throws {
+        let run = try await SampleRunner.run("avatars", ["--source", "ftp://example.com/"])
 
         #expect(
             run.errorLines == [
@@ -116,8 +116,8 @@ struct AvatarsSampleTests {
     @Test(
         "--trace shows a load travel from the view to the service and back through the keyed channel"
     )
-    func trace() throws {
-        let run = try SampleRunner.run("avatars", ["--trace"], script: "latency 0\nload 1\n")
+    func trace() async throws {
+        let run = try await SampleRunner.run("avatars", ["--trace"], script: "latency 0\nload 1\n")
 
         let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
         #expect(
@@ -137,8 +137,8 @@ struct AvatarsSampleTests {
     }
 
     @Test("--help documents the options and every command")
-    func help() throws {
-        let run = try SampleRunner.run("avatars", ["--help"])
+    func help() async throws {
+        let run = try await SampleRunner.run("avatars", ["--help"])
 
         #expect(
             run.output.hasPrefix(
@@ -158,14 +158,14 @@ struct AvatarsSampleTests {
 @Suite("The avatars sample against a hostile source")
 struct AvatarsHostileSourceTests {
     @Test("a picture with a negative sample is a typed failure on its row, not a crash")
-    func negativeSample() throws {
+    func negativeSample() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "avatars-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("P3 1 1 255 -1 0 0".utf8).write(to: folder.appending(path: "ada@example.com"))
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "avatars", ["--source", folder.absoluteString], script: "load 1\ncancel 1\n")
 
         #expect(run.status == 0)
@@ -175,8 +175,8 @@ struct AvatarsHostileSourceTests {
     }
 
     @Test("--timeout must be a number of seconds")
-    func badTimeout() throws {
-        let run = try SampleRunner.run(
+    func badTimeout() async throws {
+        let run = try await SampleRunner.run(
             "avatars", ["--source", "http://127.0.0.1:9/", "--timeout", "soon"])
 
         #expect(run.status == 64)
@@ -186,8 +186,8 @@ struct AvatarsHostileSourceTests {
     }
 
     @Test("a server's error text is shown with its control characters made visible")
-    func hostileText() throws {
-        let run = try SampleRunner.run(
+    func hostileText() async throws {
+        let run = try await SampleRunner.run(
             "avatars", [], script: "add \u{1B}[2Jeve@example.com Eve\u{7}\nlist\n")
 
         #expect(!run.output.contains("\u{1B}[2J") && !run.errors.contains("\u{1B}"))

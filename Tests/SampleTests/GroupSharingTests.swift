@@ -25,7 +25,9 @@ struct GroupSharingTests {
     private var store: String { folder.appending(path: "attractions.json").path }
 
     /// Runs the sample as `user`, a member of the shared group, with `script` as its input.
-    private func run(as user: uid_t, primaryGroup: gid_t, _ script: String) throws -> SampleRun {
+    private func run(as user: uid_t, primaryGroup: gid_t, _ script: String) async throws
+        -> SampleRun
+    {
         let input = folder.appending(path: "script-\(UUID().uuidString)")
         try Data(script.utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
@@ -49,7 +51,7 @@ struct GroupSharingTests {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        try SampleRunner.deadline(for: process).wait()
+        try await SampleRunner.deadline(for: process).wait()
         return SampleRun(
             output: try SampleRunner.text(of: output),
             errors: try SampleRunner.text(of: errors),
@@ -63,17 +65,17 @@ struct GroupSharingTests {
     }
 
     @Test("a member of the file's group saves it, and the group and its owner can still save")
-    func memberAndOwnerTakeTurns() throws {
+    func memberAndOwnerTakeTurns() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(chmod(folder.path, 0o777) == 0)
 
         // The owner makes the list and shares it with the group, as `chmod g+rw` would.
-        let first = try run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
+        let first = try await run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
         #expect(first.status == 0, "\(first.errors)")
         #expect(chmod(store, 0o660) == 0)
 
-        let second = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        let second = try await run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
         #expect(second.status == 0, "\(second.errors)")
         // (A coverage build's sample may complain that it cannot write its profile as this user.)
         #expect(!second.errors.contains("error:"), "\(second.errors)")
@@ -81,14 +83,14 @@ struct GroupSharingTests {
         #expect(status(of: store).st_gid == Self.group)
         #expect(status(of: store).st_mode & 0o777 == 0o660)
 
-        let third = try run(as: Self.owner, primaryGroup: Self.owner, "add Eiffel\n")
+        let third = try await run(as: Self.owner, primaryGroup: Self.owner, "add Eiffel\n")
         #expect(third.status == 0, "\(third.errors)")
         #expect(third.output.contains("3. Eiffel"))
         #expect(third.output.contains("2. Orsay"))
     }
 
     @Test("a user who may not write in the folder is told which file could not be made")
-    func folderWithoutWritePermission() throws {
+    func folderWithoutWritePermission() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(chmod(folder.path, 0o755) == 0)  // the superuser's; others may only read
@@ -96,12 +98,12 @@ struct GroupSharingTests {
         #expect(FileManager.default.createFile(atPath: store, contents: empty))
         #expect(chmod(store, 0o666) == 0)
 
-        let withoutLock = try run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
+        let withoutLock = try await run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
         #expect(withoutLock.errors.contains("cannot create the lock file"), "\(withoutLock.errors)")
 
         let lock = folder.appending(path: ".attractions.json.lock").path
         #expect(FileManager.default.createFile(atPath: lock, contents: nil))
-        let withLock = try run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
+        let withLock = try await run(as: Self.owner, primaryGroup: Self.owner, "add Louvre\n")
         #expect(
             withLock.errors.contains("cannot create a temporary file in \(folder.path)"),
             "\(withLock.errors)")
@@ -111,29 +113,29 @@ struct GroupSharingTests {
     @Test(
         "a member who may only read the file cannot replace it, and a lock file from 0600 days is opened up"
     )
-    func readOnlyMemberAndOldLockFile() throws {
+    func readOnlyMemberAndOldLockFile() async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(chmod(folder.path, 0o777) == 0)
-        let first = try run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
+        let first = try await run(as: Self.owner, primaryGroup: Self.group, "add Louvre\n")
         #expect(first.status == 0, "\(first.errors)")
         let lock = folder.appending(path: ".attractions.json.lock").path
         #expect(chmod(lock, 0o600) == 0)  // as earlier versions made it
 
         // The owner's next save opens the old lock file up for the group.
         #expect(chmod(store, 0o640) == 0)
-        let owner = try run(as: Self.owner, primaryGroup: Self.group, "add Eiffel\n")
+        let owner = try await run(as: Self.owner, primaryGroup: Self.group, "add Eiffel\n")
         #expect(owner.status == 0, "\(owner.errors)")
         #expect(status(of: lock).st_mode & 0o044 == 0o044)
 
         // Read only for the group: the member is refused, and the file stays the owner's.
-        let reader = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        let reader = try await run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
         #expect(reader.errors.contains("read-only for this user"), "\(reader.errors)")
         #expect(status(of: store).st_uid == Self.owner)
 
         // Shared for writing, the member saves.
         #expect(chmod(store, 0o660) == 0)
-        let member = try run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
+        let member = try await run(as: Self.member, primaryGroup: Self.member, "add Orsay\n")
         #expect(member.status == 0, "\(member.errors)")
         #expect(member.output.contains("3. Orsay"))
     }

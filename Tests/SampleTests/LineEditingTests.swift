@@ -28,7 +28,7 @@ struct LineEditorTests {
     }
 
     @Test("arrows, Home, End, Backspace and Delete edit the line where the cursor is")
-    func editing() {
+    func editing() async {
         #expect(edit("a" + Keys.left + "b") == "ba")
         #expect(
             edit("add Luvre" + Keys.left + Keys.left + Keys.left + Keys.left + "o") == "add Louvre")
@@ -42,7 +42,7 @@ struct LineEditorTests {
     }
 
     @Test("Up and Down walk the history and come back to the line being typed")
-    func history() {
+    func history() async {
         var editor = LineEditor()
         _ = editor.replay("add Louvre")
         _ = editor.replay("add Orsay")
@@ -56,7 +56,7 @@ struct LineEditorTests {
     }
 
     @Test("no escape sequence, known or not, ends up in a line, even when split or cut short")
-    func escapeSequencesNeverLeak() {
+    func escapeSequencesNeverLeak() async {
         let sequences = [
             "\u{1B}[1;5C", "\u{1B}[200~", "\u{1B}[?25h", "\u{1B}OP", "\u{1B}[15~", "\u{1B}x",
             "\u{1B}[" + String(repeating: "9", count: 100) + "m", "\u{1B}]0;title\u{07}",
@@ -79,7 +79,7 @@ struct LineEditorTests {
     @Test(
         "sequences a terminal or a hostile paste can send are consumed whole, and keys after them kept"
     )
-    func awkwardSequences() {
+    func awkwardSequences() async {
         // Alt+Up in rxvt (ESC ESC [ A), a sequence with too many parameters, 8-bit CSI, Alt+]
         // then a key, Esc then Enter, a window-title string: none leaves a byte in the line.
         #expect(edit("x\u{1B}\u{1B}[Ay") == "xy")
@@ -99,7 +99,7 @@ struct LineEditorTests {
     }
 
     @Test("a combining mark or a skin tone joins the character before it")
-    func graphemes() {
+    func graphemes() async {
         #expect(edit("e\u{301}" + Keys.left + Keys.backspace + "x") == "xé")
         #expect(edit("👍🏽" + Keys.left + "X") == "X👍🏽")
         var editor = LineEditor()
@@ -110,7 +110,7 @@ struct LineEditorTests {
     }
 
     @Test("a line wider than the terminal is drawn as a window around the cursor, on one row")
-    func longLines() {
+    func longLines() async {
         var editor = LineEditor()
         for _ in 0..<300 { _ = editor.handle(.text("a")) }
         let drawn = editor.rendering(prompt: "> ", width: 40)
@@ -125,7 +125,7 @@ struct LineEditorTests {
     }
 
     @Test("random bytes never put a control character in a line, and never trap")
-    func randomBytes() {
+    func randomBytes() async {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             var decoder = KeyDecoder()
@@ -145,7 +145,7 @@ struct LineEditorTests {
     }
 
     @Test("the rendering puts the cursor back where it is in the line")
-    func rendering() {
+    func rendering() async {
         var editor = LineEditor()
         for key: Key in [.text("a"), .text("b"), .text("c"), .left, .left] {
             _ = editor.handle(key)
@@ -157,38 +157,39 @@ struct LineEditorTests {
 @Suite("The samples on a real terminal", .serialized)
 struct TerminalSessionTests {
     @Test("typing with arrows, Home, Backspace and history edits the command that runs")
-    func lineEditingOnATerminal() throws {
+    func lineEditingOnATerminal() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "tty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sample = try TerminalSample(
             "attractions", ["--store", folder.appending(path: "a.json").path])
-        #expect(sample.waitFor("> "))
+        #expect(await sample.waitFor("> "))
         #expect(!sample.isInLineMode, "the sample edits lines itself")
 
-        sample.type("add Luvre" + Keys.left + Keys.left + Keys.left + Keys.left + "o" + Keys.enter)
-        #expect(sample.waitFor("1. Louvre"))
-        sample.type("dd Orsayy" + Keys.backspace + Keys.home + "a" + Keys.enter)
-        #expect(sample.waitFor("2. Orsay"))
+        await sample.type(
+            "add Luvre" + Keys.left + Keys.left + Keys.left + Keys.left + "o" + Keys.enter)
+        #expect(await sample.waitFor("1. Louvre"))
+        await sample.type("dd Orsayy" + Keys.backspace + Keys.home + "a" + Keys.enter)
+        #expect(await sample.waitFor("2. Orsay"))
         // Up twice recalls "add Louvre"; edit it into a third attraction.
-        sample.type(Keys.up + Keys.up + Keys.end + " Pyramid" + Keys.enter)
-        #expect(sample.waitFor("3. Louvre Pyramid"))
-        sample.type("quit" + Keys.enter)
+        await sample.type(Keys.up + Keys.up + Keys.end + " Pyramid" + Keys.enter)
+        #expect(await sample.waitFor("3. Louvre Pyramid"))
+        await sample.type("quit" + Keys.enter)
 
-        #expect(sample.waitForExit() == 0)
+        #expect(await sample.waitForExit() == 0)
         #expect(!sample.screen.contains("unknown command"), "\(sample.screen)")
         #expect(sample.isInLineMode, "the terminal was not restored")
     }
 
     @Test("the terminal is restored after Control-D, and after each signal the samples handle")
-    func terminalRestoredOnEveryExit() throws {
+    func terminalRestoredOnEveryExit() async throws {
         let endOfInput = try TerminalSample("switches")
-        #expect(endOfInput.waitFor("> "))
-        endOfInput.type("a" + Keys.enter)
-        #expect(endOfInput.waitFor("Switch A turned on."))
-        endOfInput.type("\u{04}")
-        #expect(endOfInput.waitForExit() == 0)
+        #expect(await endOfInput.waitFor("> "))
+        await endOfInput.type("a" + Keys.enter)
+        #expect(await endOfInput.waitFor("Switch A turned on."))
+        await endOfInput.type("\u{04}")
+        #expect(await endOfInput.waitForExit() == 0)
         #expect(endOfInput.isInLineMode)
 
         for (name, signal) in [
@@ -202,11 +203,11 @@ struct TerminalSessionTests {
             let arguments =
                 name == "attractions" ? ["--store", folder.appending(path: "a.json").path] : []
             let sample = try TerminalSample(name, arguments)
-            #expect(sample.waitFor("> "), "\(name)")
-            sample.type("hel")
+            #expect(await sample.waitFor("> "), "\(name)")
+            await sample.type("hel")
             #expect(!sample.isInLineMode, "\(name)")
             sample.signal(signal)
-            #expect(sample.waitForExit() == 128 + signal, "\(name)")
+            #expect(await sample.waitForExit() == 128 + signal, "\(name)")
             #expect(
                 sample.isInLineMode, "\(name): the terminal was not restored after signal \(signal)"
             )
@@ -216,7 +217,7 @@ struct TerminalSessionTests {
     @Test(
         "a sample whose output is not the terminal leaves the terminal exactly as it found it",
         arguments: ["attractions", "avatars", "switches"])
-    func outputElsewhereLeavesTerminal(name: String) throws {
+    func outputElsewhereLeavesTerminal(name: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "terminal-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -227,8 +228,8 @@ struct TerminalSessionTests {
             name == "attractions" ? ["--store", folder.appending(path: "a.json").path] : []
         let sample = try TerminalSample(name, arguments, output: output)
 
-        sample.type("quit\r")
-        #expect(sample.waitForExit() != nil)
+        await sample.type("quit\r")
+        #expect(await sample.waitForExit() != nil)
 
         let before = sample.settingsBefore
         let after = sample.settingsNow
@@ -239,45 +240,45 @@ struct TerminalSessionTests {
     }
 
     @Test("Control-Z puts the terminal back while stopped, and continuing edits again")
-    func suspendAndContinue() throws {
+    func suspendAndContinue() async throws {
         let sample = try TerminalSample("switches")
-        #expect(sample.waitFor("> "))
-        sample.type("a")
+        #expect(await sample.waitFor("> "))
+        await sample.type("a")
         sample.signal(SIGTSTP)
-        usleep(300_000)
+        try? await Task.sleep(for: .milliseconds(300))
         #expect(sample.isInLineMode, "the terminal stayed raw while the sample was stopped")
         sample.signal(SIGCONT)
-        usleep(300_000)
+        try? await Task.sleep(for: .milliseconds(300))
         #expect(!sample.isInLineMode, "editing did not resume")
-        sample.type(Keys.enter)
-        #expect(sample.waitFor("Switch A turned on."))
-        sample.type("quit" + Keys.enter)
-        #expect(sample.waitForExit() == 0)
+        await sample.type(Keys.enter)
+        #expect(await sample.waitFor("Switch A turned on."))
+        await sample.type("quit" + Keys.enter)
+        #expect(await sample.waitForExit() == 0)
         #expect(sample.isInLineMode)
     }
 
     @Test("a long paste is drawn on one row: the output grows with the paste, not its square")
-    func longPaste() throws {
+    func longPaste() async throws {
         let sample = try TerminalSample("switches")
-        #expect(sample.waitFor("> "))
+        #expect(await sample.waitFor("> "))
         let pasted = String(repeating: "x", count: 3_000)
-        sample.type(pasted + Keys.enter)
-        #expect(sample.waitFor("unknown command"))
-        sample.type("quit" + Keys.enter)
-        #expect(sample.waitForExit() == 0)
+        await sample.type(pasted + Keys.enter)
+        #expect(await sample.waitFor("unknown command"))
+        await sample.type("quit" + Keys.enter)
+        #expect(await sample.waitForExit() == 0)
         // Each key redraws at most one terminal row (about 80 columns): 3,000 keys stay well
         // under 400 kB, where redrawing the whole line each time would write about 4.5 MB.
         #expect(sample.screen.utf8.count < 400_000)
     }
 
     @Test("an escape sequence typed on a terminal never reaches a command")
-    func escapesOnATerminal() throws {
+    func escapesOnATerminal() async throws {
         let sample = try TerminalSample("switches")
-        #expect(sample.waitFor("> "))
-        sample.type("\u{1B}[1;5Ca\u{1B}[15~" + Keys.enter)
-        #expect(sample.waitFor("Switch A turned on."))
-        sample.type("quit" + Keys.enter)
-        #expect(sample.waitForExit() == 0)
+        #expect(await sample.waitFor("> "))
+        await sample.type("\u{1B}[1;5Ca\u{1B}[15~" + Keys.enter)
+        #expect(await sample.waitFor("Switch A turned on."))
+        await sample.type("quit" + Keys.enter)
+        #expect(await sample.waitForExit() == 0)
         #expect(!sample.screen.contains("unknown command"))
     }
 }

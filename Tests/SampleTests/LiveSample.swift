@@ -53,12 +53,12 @@ final class LiveSample {
     ///
     /// - Returns: How long it took, or `nil` if the text never came.
     @discardableResult
-    func waitForOutput(containing text: String, seconds: Double = 10) -> Duration? {
+    func waitForOutput(containing text: String, seconds: Double = 10) async -> Duration? {
         let clock = ContinuousClock()
         let start = clock.now
         while clock.now - start < .seconds(seconds) {
             if output.contains(text) { return clock.now - start }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return nil
     }
@@ -70,9 +70,9 @@ final class LiveSample {
 
     /// Closes standard input (the end of a script), unless told not to (to let a signal end the
     /// sample), and waits for the sample to end.
-    func finish(closingInput: Bool = true) throws -> SampleRun {
+    func finish(closingInput: Bool = true) async throws -> SampleRun {
         if closingInput { try? input.fileHandleForWriting.close() }
-        try SampleRunner.deadline(for: process).wait()
+        try await SampleRunner.deadline(for: process).wait()
         let errors = try FileHandle(forReadingFrom: errorFile)
         defer { try? errors.close() }
         return SampleRun(

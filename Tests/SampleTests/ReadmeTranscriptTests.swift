@@ -32,7 +32,7 @@ struct ReadmeTranscriptTests {
     }()
 
     @Test("README has transcripts of every sample, and every $ line in them is one this test runs")
-    func everySampleHasATranscript() throws {
+    func everySampleHasATranscript() async throws {
         #expect(Set(Self.transcripts.map(\.sample)) == ["switches", "avatars", "attractions"])
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
@@ -60,7 +60,7 @@ struct ReadmeTranscriptTests {
     }
 
     @Test("each README transcript is what the sample prints", arguments: transcripts)
-    func transcriptIsTrue(_ transcript: Transcript) throws {
+    func transcriptIsTrue(_ transcript: Transcript) async throws {
         // A folder of its own: cases run in parallel.
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "readme-transcript-\(UUID().uuidString)")
@@ -75,7 +75,7 @@ struct ReadmeTranscriptTests {
             let arguments = step.arguments.map {
                 $0.hasPrefix("/tmp/") ? folder.path + $0.dropFirst("/tmp".count) : $0
             }
-            run = try SampleRunner.run(step.sample, arguments, script: step.input)
+            run = try await SampleRunner.run(step.sample, arguments, script: step.input)
         }
         let actual = run.outputLines.map { $0.replacingOccurrences(of: folder.path, with: "/tmp") }
 

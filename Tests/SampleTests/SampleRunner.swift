@@ -52,7 +52,7 @@ enum SampleRunner {
     }
 
     /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal).
-    static func run(_ name: String, _ arguments: [String] = [], script: String = "") throws
+    static func run(_ name: String, _ arguments: [String] = [], script: String = "") async throws
         -> SampleRun
     {
         let folder = FileManager.default.temporaryDirectory.appending(
@@ -73,7 +73,7 @@ enum SampleRunner {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        try deadline(for: process).wait()
+        try await deadline(for: process).wait()
 
         return SampleRun(
             output: try text(of: output),
@@ -108,7 +108,10 @@ enum SampleRunner {
 ///
 /// It polls `isRunning` rather than calling `waitUntilExit()`, which spins the calling thread's
 /// run loop and, in swift-corelibs-foundation under load, has been seen to wait on after the
-/// process was gone: whatever goes wrong, the wait ends.
+/// process was gone: whatever goes wrong, the wait ends. It sleeps between polls with
+/// `Task.sleep`, never `usleep`: the tests share one process and a cooperative pool as wide as the
+/// machine (two threads here), and a test that blocked a pool thread while a sample ran starved
+/// every other test's async work for as long.
 struct ProcessDeadline {
     private let process: Process
     private let end: ContinuousClock.Instant
@@ -123,13 +126,19 @@ struct ProcessDeadline {
     /// Waits for the process to end, killing it once the deadline has passed.
     ///
     /// - Throws: ``SampleRunner/Failure/hung(_:seconds:)`` if it was still running then.
-    func wait() throws {
-        while process.isRunning, ContinuousClock.now < end { usleep(2_000) }
+    func wait() async throws {
+        while process.isRunning, ContinuousClock.now < end { await pause() }
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         let grace = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < grace { usleep(2_000) }
+        while process.isRunning, ContinuousClock.now < grace { await pause() }
         throw SampleRunner.Failure.hung(
             process.executableURL?.lastPathComponent ?? "the process", seconds: seconds)
+    }
+
+    /// A short sleep between polls that leaves the thread to other tasks, and is not cut short by
+    /// cancellation (the deadline, not the task, decides when waiting ends).
+    private func pause() async {
+        try? await Task.sleep(for: .milliseconds(2))
     }
 }

@@ -3,8 +3,8 @@ import Testing
 @Suite("The switches sample, driven as a user would")
 struct SwitchesSampleTests {
     @Test("a script of presses prints the screen after each command that changed it")
-    func scriptedSession() throws {
-        let run = try SampleRunner.run("switches", script: "a\nb\nshow\nreset\nreset\na\n")
+    func scriptedSession() async throws {
+        let run = try await SampleRunner.run("switches", script: "a\nb\nshow\nreset\nreset\na\n")
 
         #expect(
             run.outputLines == [
@@ -23,8 +23,8 @@ struct SwitchesSampleTests {
 
     @Test(
         "a bad command is an error on standard error, the script goes on, and the exit status is 1")
-    func badCommands() throws {
-        let run = try SampleRunner.run("switches", script: "press\na 2\nb\n")
+    func badCommands() async throws {
+        let run = try await SampleRunner.run("switches", script: "press\na 2\nb\n")
 
         #expect(
             run.errorLines == [
@@ -37,8 +37,8 @@ struct SwitchesSampleTests {
     }
 
     @Test("quit stops reading, and blank lines and comments are skipped")
-    func quitAndComments() throws {
-        let run = try SampleRunner.run("switches", script: "# press A\n\n  a  \nquit\nb\n")
+    func quitAndComments() async throws {
+        let run = try await SampleRunner.run("switches", script: "# press A\n\n  a  \nquit\nb\n")
 
         #expect(run.outputLines.count == 2)
         #expect(run.outputLines.last == "[A: on ] [B: off]  Switch A turned on.")
@@ -46,8 +46,8 @@ struct SwitchesSampleTests {
     }
 
     @Test("help lists every command")
-    func helpCommand() throws {
-        let run = try SampleRunner.run("switches", script: "help\n")
+    func helpCommand() async throws {
+        let run = try await SampleRunner.run("switches", script: "help\n")
 
         for command in ["a, b", "reset", "show", "help", "quit"] {
             #expect(run.output.contains("\n\(command)"), "help does not list \(command)")
@@ -55,8 +55,8 @@ struct SwitchesSampleTests {
     }
 
     @Test("--help documents the options and the commands, and runs nothing")
-    func helpFlag() throws {
-        let run = try SampleRunner.run("switches", ["--help"], script: "a\n")
+    func helpFlag() async throws {
+        let run = try await SampleRunner.run("switches", ["--help"], script: "a\n")
 
         #expect(run.output.hasPrefix("USAGE: switches [--trace] [-h | --help]"))
         #expect(run.output.contains("--trace"))
@@ -66,8 +66,8 @@ struct SwitchesSampleTests {
     }
 
     @Test("an unknown option is a usage error with exit status 64")
-    func unknownOption() throws {
-        let run = try SampleRunner.run("switches", ["--colour"])
+    func unknownOption() async throws {
+        let run = try await SampleRunner.run("switches", ["--colour"])
 
         #expect(run.errorLines.first == "error: unknown argument '--colour'")
         #expect(run.status == 64)
@@ -75,8 +75,8 @@ struct SwitchesSampleTests {
     }
 
     @Test("--trace shows each hop of a press, from the view and back to it")
-    func traceFlag() throws {
-        let run = try SampleRunner.run("switches", ["--trace"], script: "a\n")
+    func traceFlag() async throws {
+        let run = try await SampleRunner.run("switches", ["--trace"], script: "a\n")
 
         #expect(
             run.outputLines == [

@@ -66,10 +66,10 @@ final class TerminalSample: @unchecked Sendable {
     }
 
     /// Sends keys: text, and escape sequences such as `"\u{1B}[D"` for the left arrow.
-    func type(_ keys: String) {
+    func type(_ keys: String) async {
         let bytes = Array(keys.utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-        usleep(20_000)
+        try? await Task.sleep(for: .milliseconds(20))
     }
 
     /// Everything the sample wrote, escape sequences included.
@@ -79,11 +79,11 @@ final class TerminalSample: @unchecked Sendable {
 
     /// Waits until the output holds `text`, for at most `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+    func waitFor(_ text: String, seconds: Double = 10) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
             if screen.contains(text) { return true }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return false
     }
@@ -107,9 +107,11 @@ final class TerminalSample: @unchecked Sendable {
     }
 
     /// Waits for the sample to end, for at most `seconds`; its exit status, or `nil` if it did not.
-    func waitForExit(seconds: Double = 10) -> Int32? {
+    func waitForExit(seconds: Double = 10) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        while process.isRunning && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         guard !process.isRunning else { return nil }
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus

@@ -5,9 +5,9 @@ import Testing
 struct UsabilityTests {
     @Test(
         "-h works like --help in every sample", arguments: ["switches", "attractions", "avatars"])
-    func shortHelp(sample: String) throws {
-        let short = try SampleRunner.run(sample, ["-h"])
-        let long = try SampleRunner.run(sample, ["--help"])
+    func shortHelp(sample: String) async throws {
+        let short = try await SampleRunner.run(sample, ["-h"])
+        let long = try await SampleRunner.run(sample, ["--help"])
 
         #expect(short.status == 0)
         #expect(short.errors.isEmpty)
@@ -21,8 +21,9 @@ struct UsabilityTests {
             ("", "it was given ''"), ("   ", "is blank"),
             ("/tmp/", "ends with '/', so it names a folder"),
         ])
-    func oddStorePaths(path: String, problem: String) throws {
-        let run = try SampleRunner.run("attractions", ["--store", path], script: "add Louvre\n")
+    func oddStorePaths(path: String, problem: String) async throws {
+        let run = try await SampleRunner.run(
+            "attractions", ["--store", path], script: "add Louvre\n")
 
         #expect(run.status == 64)
         #expect(run.errorLines.first?.hasPrefix("error: --store") == true, "\(run.errors)")
@@ -33,8 +34,8 @@ struct UsabilityTests {
     @Test(
         "a usage error is short: the error, the usage line, and where the rest is",
         arguments: ["switches", "attractions", "avatars"])
-    func shortUsageError(sample: String) throws {
-        let run = try SampleRunner.run(sample, ["--no-such-option"])
+    func shortUsageError(sample: String) async throws {
+        let run = try await SampleRunner.run(sample, ["--no-such-option"])
 
         #expect(run.status == 64)
         #expect(run.errorLines.count == 3, "\(run.errors)")
@@ -44,10 +45,10 @@ struct UsabilityTests {
     }
 
     @Test("a --store in a folder that does not exist is refused, and no folder is made")
-    func storeInMissingFolder() throws {
+    func storeInMissingFolder() async throws {
         let missing = FileManager.default.temporaryDirectory.appending(
             path: "missing-\(UUID().uuidString)")
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", missing.appending(path: "x/a.json").path],
             script: "add Louvre\n")
 
@@ -57,41 +58,41 @@ struct UsabilityTests {
     }
 
     @Test("--store= with nothing after the equals sign is refused the same way")
-    func emptyStoreAfterEquals() throws {
-        let run = try SampleRunner.run("attractions", ["--store="], script: "")
+    func emptyStoreAfterEquals() async throws {
+        let run = try await SampleRunner.run("attractions", ["--store="], script: "")
 
         #expect(run.status == 64)
         #expect(run.errorLines.first?.contains("it was given ''") == true, "\(run.errors)")
     }
 
     @Test("an option given twice is a usage error, whichever form each time")
-    func optionTwice() throws {
+    func optionTwice() async throws {
         for arguments in [
             ["--store", "a.json", "--store", "b.json"], ["--store=a.json", "--store=b.json"],
             ["--store", "a.json", "--store=b.json"],
         ] {
-            let run = try SampleRunner.run("attractions", arguments, script: "")
+            let run = try await SampleRunner.run("attractions", arguments, script: "")
             #expect(run.status == 64, "\(arguments)")
             #expect(run.errorLines.first == "error: --store is given twice", "\(arguments)")
         }
     }
 
     @Test("a folder given as the store is named as a folder")
-    func folderStore() throws {
+    func folderStore() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "store-folder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let run = try SampleRunner.run("attractions", ["--store", folder.path], script: "")
+        let run = try await SampleRunner.run("attractions", ["--store", folder.path], script: "")
 
         #expect(run.status == 1)
         #expect(run.errorLines.first?.contains("it is a folder, not a file") == true)
     }
 
     @Test("one mailbox is one contact whatever its case, and shows as it was typed")
-    func addressCase() throws {
-        let run = try SampleRunner.run(
+    func addressCase() async throws {
+        let run = try await SampleRunner.run(
             "avatars", script: "add Bob@Example.COM Bob\nadd bob@example.com Bob again\nload 5\n")
 
         #expect(run.outputLines.contains { $0.contains("5. Bob <Bob@Example.COM>") })
@@ -101,13 +102,13 @@ struct UsabilityTests {
     }
 
     @Test("a refused command's error is shown once, on standard error, not also on the screen")
-    func errorShownOnce() throws {
+    func errorShownOnce() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "once-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let run = try SampleRunner.run(
+        let run = try await SampleRunner.run(
             "attractions", ["--store", folder.appending(path: "a.json").path],
             script: "add Louvre\ndelete 9\nundo\nundo\n")
 

@@ -30,9 +30,9 @@ struct CrashTests {
             // machine or a sanitizer can take longer to start than any fixed delay), then a
             // random moment more.
             await waitForAState(after: highestState, in: file)
-            usleep(UInt32.random(in: 0...30_000, using: &random))
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...30_000, using: &random)))
             kill(writer.processIdentifier, SIGKILL)
-            waitUntilGone(writer)
+            await waitUntilGone(writer)
             try #require(!writer.isRunning, "round \(round): the killed writer never ended")
             #expect(
                 writer.terminationReason == .uncaughtSignal,
@@ -80,9 +80,9 @@ struct CrashTests {
             while saved.count < 3, let line = lines.next() {
                 if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
             }
-            usleep(UInt32.random(in: 0...20_000, using: &random))
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &random)))
             kill(writer.processIdentifier, SIGKILL)
-            waitUntilGone(writer)
+            await waitUntilGone(writer)
             try #require(!writer.isRunning, "round \(round): the killed writer never ended")
             // Every line printed before the kill counts: it was printed after its edit was saved.
             while let line = lines.next() {
@@ -102,9 +102,11 @@ struct CrashTests {
 
     /// Waits, for at most 30 seconds, until a killed writer is gone. (Polled: `waitUntilExit()`
     /// spins the run loop of the calling thread, and under load has been seen never to return.)
-    private func waitUntilGone(_ writer: Process) {
+    private func waitUntilGone(_ writer: Process) async {
         let deadline = ContinuousClock.now + .seconds(30)
-        while writer.isRunning, ContinuousClock.now < deadline { usleep(1_000) }
+        while writer.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// Waits, for at most 30 seconds, until the file holds a state numbered above `state`.
@@ -117,7 +119,7 @@ struct CrashTests {
             {
                 return
             }
-            usleep(1_000)
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 

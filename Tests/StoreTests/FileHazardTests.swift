@@ -94,7 +94,7 @@ struct FileHazardTests {
         let snapshot = try await file.readSnapshot()
         var before = stat()
         #expect(stat(file.path, &before) == 0)
-        usleep(10_000)
+        try await Task.sleep(for: .milliseconds(10))
 
         // Another program rewrites one letter in place and sets the old modification time back.
         let bytes = try #require(try FileHandle(forReadingFrom: file.url).readToEnd())
