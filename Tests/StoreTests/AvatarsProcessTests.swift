@@ -101,8 +101,7 @@ let isUnderSanitizer: Bool = {
 ///
 /// The polling runs on a thread of its own, not in a task: under a full suite a task's next turn
 /// can come after a short run has ended, whose peak would then read as its first moments.
-private func followPeak(of process: Process, for limit: Duration) async -> (peak: Int, hung: Bool)
-{
+private func followPeak(of process: Process, for limit: Duration) async -> (peak: Int, hung: Bool) {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread {
             var peak = 0
