@@ -19,8 +19,8 @@ import Foundation
 /// after locking, the file at the path is compared with the locked one (device and inode), and the
 /// lock is taken again when they differ.
 ///
-/// The document's folder is locked as well, where the file system allows it (see
-/// `Held.lockFolder()`): a lock no deletion can take away.
+/// The document's folder is locked as well, where the file system allows it (see `FolderLock`): a
+/// lock no deletion can take away.
 ///
 /// `flock` locks are released by the system when the process ends, however it ends, so a killed
 /// process never leaves the document locked. A process that holds the lock but is stopped (Ctrl-Z,
@@ -39,8 +39,11 @@ enum FileLock {
     /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
     final class Held {
         private var descriptor: Int32
-        /// The document's folder, locked too where the file system allows it; -1 when not.
-        private var folderDescriptor: Int32 = -1
+        /// The document's folder, locked too where the file system allows it (see `FolderLock`):
+        /// under a program that deletes lock files in a loop, saves that relied on the lock file
+        /// alone kept finding it gone and gave up. Earlier versions lock only the lock file, so it
+        /// is taken too.
+        private var folderLock: FolderLock?
         private let lockPath: String
         private let documentPath: String
         private let shownPath: String
@@ -59,43 +62,14 @@ enum FileLock {
             self.shownPath = shownPath
             self.deadline = deadline
             descriptor = -1
-            try lockFolder()
+            folderLock = try FolderLock.lock(
+                folderOf: documentPath, until: deadline, reportedAs: shownPath)
             do throws(PersistenceError) {
                 descriptor = try lockFileAtPath()
             } catch {
                 release()
                 throw error
             }
-        }
-
-        /// Locks the document's folder, a lock no deletion of lock files can take away.
-        ///
-        /// No program deletes a folder that holds the document, so this lock holds even while
-        /// something deletes lock files in a loop (under that, saves
-        /// that relied on the lock file alone kept finding it gone, and gave up after
-        /// ``FileLock/patience``). Where the file system cannot lock a folder (`flock` on NFS
-        /// needs a file open for writing), or the folder cannot be opened, the lock file alone
-        /// serves. Earlier versions lock only the lock file, so it is taken too.
-        private func lockFolder() throws(PersistenceError) {
-            let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
-            let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard handle >= 0 else { return }
-            while flock(handle, LOCK_EX | LOCK_NB) != 0 {
-                guard errno == EWOULDBLOCK || errno == EINTR else {
-                    close(handle)
-                    return
-                }
-                guard ContinuousClock.now < deadline else {
-                    close(handle)
-                    throw .unwritable(
-                        path: shownPath,
-                        reason:
-                            "another process has held the lock on the folder \(folder) for over \(patience) (is it stopped?); nothing was written"
-                    )
-                }
-                usleep(5_000)
-            }
-            folderDescriptor = handle
         }
 
         /// Opens and locks the lock file until the file locked is the one at the path: one
@@ -149,10 +123,8 @@ enum FileLock {
 
         fileprivate func release() {
             releaseLockFile()
-            guard folderDescriptor >= 0 else { return }
-            flock(folderDescriptor, LOCK_UN)
-            close(folderDescriptor)
-            folderDescriptor = -1
+            folderLock?.release()
+            folderLock = nil
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MVCModel
 import MVCObservation
 import MVCPersistence
+import MVCSQLiteStore
 import MVCStore
 import Synchronization
 import Testing
@@ -217,6 +218,34 @@ struct FileHazardTests {
         #expect(try await file.load()?.map(\.name) == ["Louvre"])
     }
 
+    @Test(
+        "a folder another process keeps locked fails a save and a database's making after 10 s, naming the folder, and writes nothing"
+    )
+    func folderLockedTooLong() async throws {
+        let folder = try TemporaryFolder()
+        // A stopped process holding the folder's lock: a lock on a descriptor of its own.
+        let holder = openFile(folder.url.path, O_RDONLY | O_DIRECTORY, 0)
+        #expect(flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        let document = DocumentFile(url: folder.file("a.json"), format: .attractions)
+
+        let saving = Task.detached { try await document.save([Attraction(name: "Louvre")]) }
+        let opening = Task { try await AttractionStore.openDatabase(at: folder.file("a.sqlite")) }
+        let start = ContinuousClock.now
+        let failures = [await saving.result.failure, await opening.result.failure]
+        let waited = ContinuousClock.now - start
+
+        for failure in failures {
+            let message = "\(failure.map(String.init(describing:)) ?? "no error")"
+            #expect(
+                message.contains("another process has held the lock on the folder"), "\(message)")
+            #expect(message.contains(folder.url.lastPathComponent), "\(message)")
+            #expect(message.contains("is it stopped?"), "\(message)")
+        }
+        #expect(waited >= .seconds(9), "gave up after \(waited)")
+        #expect(try folder.contents() == [])
+    }
+
     @Test("saves waiting for another process's lock leave the cooperative pool free")
     func lockWaitsOffThePool() async throws {
         let folder = try TemporaryFolder()
@@ -276,4 +305,11 @@ private struct FolderSyncFails: FileReplacementSteps {
 /// The C library's `open`.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
 }

@@ -5,36 +5,20 @@ import MVCPersistence
 /// index, named after the database's path, not its file.
 let companionSuffixes = ["-wal", "-shm"]
 
-/// Runs `body` holding an exclusive `flock` on the folder that holds `file`, which every
-/// process of this package takes before it takes away a database's companion files, and while
-/// it makes a database where there was none (the JSON document's saves take the same lock).
-///
-/// A lock on the folder, not on a file beside the database: there is no lock file another
-/// program could delete while it is held. Where the folder cannot be opened or locked (`flock`
-/// on NFS), `body` runs without it. Called on a database's own queue: the wait blocks its
-/// thread.
+/// Runs `body` holding the lock on the folder that holds `file` (MVCPersistence's
+/// `FolderLock`, which the JSON document's saves take too): every process of this package takes
+/// it before it takes away a database's companion files, and while it makes a database where
+/// there was none. Where the folder cannot be locked, `body` runs without it. Called on a
+/// database's own queue: the wait blocks its thread.
 ///
 /// - Throws: `PersistenceError.unwritable` if another process holds the lock for over 10 s
 ///   (stopped, say); `body` does not run.
 func withFolderLocked<Result>(
     holding file: URL, _ body: () throws(PersistenceError) -> Result
 ) throws(PersistenceError) -> Result {
-    let folder = file.deletingLastPathComponent().path
-    let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard handle >= 0 else { return try body() }
-    defer { close(handle) }
-    let deadline = ContinuousClock.now + .seconds(10)
-    while flock(handle, LOCK_EX | LOCK_NB) != 0 {
-        guard errno == EWOULDBLOCK || errno == EINTR else { return try body() }
-        guard ContinuousClock.now < deadline else {
-            throw .unwritable(
-                path: file.path,
-                reason:
-                    "another process has held the lock on the folder \(folder) for over 10 seconds (is it stopped?)"
-            )
-        }
-        usleep(2_000)
-    }
+    let lock = try FolderLock.lock(
+        folderOf: file.path, until: .now + .seconds(10), reportedAs: file.path)
+    defer { lock?.release() }
     return try body()
 }
 
