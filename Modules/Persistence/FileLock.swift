@@ -39,8 +39,9 @@ enum FileLock {
     /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
     final class Held {
         private var descriptor: Int32
-        /// The document's folder, locked too where the file system allows it (see `FolderLock`):
-        /// under a program that deletes lock files in a loop, saves that relied on the lock file
+        /// The document's folder, locked too where the file system allows it (see `FolderLock`).
+        ///
+        /// Under a program that deletes lock files in a loop, saves that relied on the lock file
         /// alone kept finding it gone and gave up. Earlier versions lock only the lock file, so it
         /// is taken too.
         private var folderLock: FolderLock?

@@ -5,10 +5,11 @@ import MVCPersistence
 /// index, named after the database's path, not its file.
 let companionSuffixes = ["-wal", "-shm"]
 
-/// Runs `body` holding the lock on the folder that holds `file` (MVCPersistence's
-/// `FolderLock`, which the JSON document's saves take too): every process of this package takes
-/// it before it takes away a database's companion files, and while it makes a database where
-/// there was none. Where the folder cannot be locked, `body` runs without it. Called on a
+/// Runs `body` holding the lock on the folder that holds `file`.
+///
+/// It is MVCPersistence's `FolderLock`, which the JSON document's saves take too. Every process
+/// of this package takes it before it takes away a database's companion files, and while it
+/// makes a database where there was none. Where the folder cannot be locked, `body` runs without it. Called on a
 /// database's own queue: the wait blocks its thread.
 ///
 /// - Throws: `PersistenceError.unwritable` if another process holds the lock for over 10 s
