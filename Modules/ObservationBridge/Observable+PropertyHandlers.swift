@@ -20,10 +20,18 @@ extension Observable where Self: AnyObject & Sendable {
     /// which reads it again after a change is made, on whatever thread. So the handler runs after
     /// the change, on the main actor, at a later turn: the assignments made in between are
     /// delivered as one change, from the value last delivered to the value now, and the handler
-    /// ends on the latest value, also for changes made on other threads (but see the limit in
-    /// "How the bridge works": a writer held up for longer than a quarter of a second between
-    /// announcing and storing a change); assignments that end where they started deliver nothing. This
-    /// differs from `ObservableProperty`, which delivers every assignment at once. The
+    /// ends on the latest value; assignments that end where they started deliver nothing. This
+    /// differs from `ObservableProperty`, which delivers every assignment at once.
+    ///
+    /// **Changes made on other threads** reach the handler too, and it ends on the last one, if
+    /// the object keeps each change whole to readers: once a change is announced (willSet), a
+    /// read returns its new value or a later one, never the one before. An object does so by
+    /// holding the lock that guards its storage across the whole `withMutation` call, announcing
+    /// included (Apple's `Observations` reads when a change is announced, and hears nothing when
+    /// it is stored). For an object that stores a change after announcing it, outside its lock, the
+    /// follower looks again for about a quarter of a second after each notice; a change stored
+    /// later than that waits for the next one. (An object whose storage has no lock cannot be
+    /// changed off the main actor at all: that is a data race.) The
     /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
     ///
@@ -60,11 +68,11 @@ extension Observable where Self: AnyObject & Sendable {
 ///
 /// `Observations` in Swift 6.3 re-reads the property when a change is *announced* (its willSet),
 /// so a change made on another thread may not have landed when it reads: it reads an earlier
-/// value, and no further notice comes when the change lands. So after every notice the follower
-/// looks again after growing pauses, for about a quarter of a second after the last value it saw
-/// change, and delivers what landed. A writer held up longer than that between announcing and
-/// storing its change can still leave the handler on an earlier value until the next change: a
-/// known limit until the toolchain makes tracking after the change (didSet) public.
+/// value, and no further notice comes when the change lands. An object that holds its storage's
+/// lock from the announcement to the store makes that read wait for the change, which is the
+/// contract `observe` states. For one that does not, the follower looks again after every notice,
+/// after growing pauses, for about a quarter of a second after the last value it saw change, and
+/// delivers what landed. (Tracking after the change, didSet, is not public in this toolchain.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum PropertyFollower {
     /// Starts a main-actor task that reads the property's values and hands each change to
