@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import MVCPersistence
 
@@ -24,12 +25,14 @@ func withFolderLocked<Result>(
 }
 
 /// Runs `body`, which makes a database at `file` if there is none, holding the folder lock,
-/// after taking away companion files left there with no database.
+/// after taking away companion files that are not the file's: left there with no database, or
+/// made for another file (see `LogOwner`).
 ///
-/// They are a deleted (or moved) database's. While processes still have it open, opening waits
-/// (up to 8 s: one busy wait of theirs, and more) for them to notice and make it again with
-/// their list, or fold their log into the moved file, rather than start an empty list they would
-/// then take for a replacement. Once nobody uses them, or the wait is over, they are taken away:
+/// They are a deleted or replaced database's (a file moved over it: a restored backup). While
+/// processes still have it open, opening waits (up to 8 s: one busy wait of theirs, and more)
+/// for them to notice, and make it again with their list, or fold their log into the old file,
+/// rather than start an empty list they would then take for a replacement, or read their log
+/// into pages of another file. Once nobody uses them, or the wait is over, they are taken away:
 /// left there, the new database would take the old one's log for its own, or share its index
 /// with them. Under the lock no other process of this package is making a database there
 /// meanwhile, so companion files with no database beside them belong to none.
@@ -43,7 +46,9 @@ func makingDatabase<Result>(
     while true {
         let made = try withFolderLocked(holding: file) { () throws(PersistenceError) -> Result? in
             first()
-            if !FileManager.default.fileExists(atPath: file.path) {
+            let database = FileIdentity(path: file.path)
+            let logOwner = LogOwner.recorded(forLogOf: file.path)
+            if database == nil || (logOwner != nil && logOwner != database) {
                 if isInUse(index: file.path + "-shm"), ContinuousClock.now < deadline {
                     return nil
                 }
@@ -79,4 +84,52 @@ func isInUse(index path: String) -> Bool {
     #else
         return false
     #endif
+}
+
+/// Which database file a write-ahead log was made for, recorded on the log itself (an extended
+/// attribute, `user.mvclayers.database`).
+///
+/// SQLite names the log after the path, and nothing in it says which file its pages are for. So
+/// when another program moves a file over an open database, the old file's log, with its
+/// unfolded commits, sits beside the new file; a process that opened the new file then would
+/// read those commits into it, pages of one database written over another's. Each process of
+/// this package records, when it attaches a log, the file it is for, and an opening checks the
+/// record first (see ``makingDatabase(at:first:_:)``). A log with no record (made by another
+/// program, or on a file system without extended attributes) is taken to be the file's.
+enum LogOwner {
+    private static let attribute = "user.mvclayers.database"
+
+    /// The file the log of the database at `path` was recorded as made for; `nil` if there is no
+    /// log, or no record on it.
+    static func recorded(forLogOf path: String) -> FileIdentity? {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            #if canImport(Darwin)
+                getxattr(
+                    path + "-wal", attribute, bytes.baseAddress, bytes.count, 0, XATTR_NOFOLLOW)
+            #else
+                lgetxattr(path + "-wal", attribute, bytes.baseAddress, bytes.count)
+            #endif
+        }
+        guard count > 0 else { return nil }
+        let parts = String(decoding: buffer[..<count], as: UTF8.self).split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1])
+        else { return nil }
+        return FileIdentity(device: device, inode: inode)
+    }
+
+    /// Records on the log of the database at `path` that it is `database`'s, unless it says so
+    /// already; best effort.
+    static func record(_ database: FileIdentity, forLogOf path: String) {
+        guard recorded(forLogOf: path) != database else { return }
+        let value = Array("\(database.device):\(database.inode)".utf8)
+        _ = value.withUnsafeBytes { bytes in
+            #if canImport(Darwin)
+                setxattr(
+                    path + "-wal", attribute, bytes.baseAddress, bytes.count, 0, XATTR_NOFOLLOW)
+            #else
+                lsetxattr(path + "-wal", attribute, bytes.baseAddress, bytes.count, 0)
+            #endif
+        }
+    }
 }

@@ -222,8 +222,10 @@ actor ListDatabase<Element: SQLiteListElement> {
                     if size == 0 { _ = try strings(connection, "PRAGMA journal_mode = WAL") }
                     _ = try connection.integerPragma("schema_version")
                 }
+                let identity = before ?? FileIdentity(path: path)
+                if let identity { LogOwner.record(identity, forLogOf: path) }
                 return (
-                    connection, before ?? FileIdentity(path: path),
+                    connection, identity,
                     companionSuffixes.compactMap { suffix in
                         FileIdentity(path: path + suffix).map {
                             Companion(path: path + suffix, identity: $0)
@@ -1159,6 +1161,11 @@ struct FileIdentity: Equatable, Sendable {
     /// none.
     ///
     /// One `lstat`: every write asks it twice.
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }

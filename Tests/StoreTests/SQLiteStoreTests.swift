@@ -370,6 +370,37 @@ struct SQLiteStoreTests {
         #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
     }
 
+    @Test(
+        "a store opened on a backup moved over a database another has open, its log unfolded, gets the backup's list"
+    )
+    func backupMovedOverOpenDatabase() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let old = try await openFollowingOnlyWhenAsked(url)
+        for name in ["Louvre", "Orsay"] { try old.store.add(Attraction(name: name)) }
+        try await old.persistence.flush()
+        let backup = folder.file("backup.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: backup)
+
+        // Another program puts the backup in place. The old file's commits are still in the
+        // write-ahead log, named after the path, which `old` has open: read into the backup,
+        // they would be applied to pages of another file.
+        #expect(rename(backup.path, url.path) == 0)
+        let opening = Task { try await openFollowingOnlyWhenAsked(url) }
+        // `old` notices a moment later: the opening must not read its log meanwhile.
+        try await Task.sleep(for: .milliseconds(200))
+        old.persistence.lookForChanges()
+        let new = try await opening.value
+        new.persistence.lookForChanges()
+        #expect(await eventually { new.store.elements.map(\.name) == ["Cluny"] })
+        #expect(await eventually { old.store.elements.map(\.name) == ["Cluny"] })
+        try await new.persistence.close()
+        try await old.persistence.close()
+
+        #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Cluny"])
+        #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
+    }
+
     @Test("a database deleted while a long list is being read is made again by the next edit")
     func deletedWhileOpening() async throws {
         let folder = try TemporaryFolder()
