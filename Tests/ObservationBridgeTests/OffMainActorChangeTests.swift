@@ -61,6 +61,26 @@ final class SharedCounter: Observable, @unchecked Sendable {
     }
 }
 
+// BEGIN How the bridge works: an object that keeps each change whole
+final class Counter: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+    private let lock = NSLock()
+    private var stored = 0  // read and written only while `lock` is held
+
+    var value: Int {
+        get {
+            registrar.access(self, keyPath: \.value)
+            return lock.withLock { stored }
+        }
+        set {
+            lock.withLock {
+                registrar.withMutation(of: self, keyPath: \.value) { stored = newValue }
+            }
+        }
+    }
+}
+// END How the bridge works: an object that keeps each change whole
+
 @MainActor
 @Suite("Changes made off the main actor")
 struct OffMainActorChangeTests {
@@ -85,6 +105,25 @@ struct OffMainActorChangeTests {
             #expect(
                 log.changes.map(\.newValue)
                     == log.changes.map(\.newValue).sorted { ($0 ?? 0) < ($1 ?? 0) })
+            withExtendedLifetime(token) {}
+        }
+    }
+
+    @Test("the article's counter, changed many times on another thread, ends on its last value")
+    func articleCounter() async {
+        for round in 0..<50 {
+            let counter = Counter()
+            let log = Log<Int>()
+            let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
+            let last = 1 + round % 5
+            await Task.detached {
+                for value in 1...last { counter.value = value }
+            }.value
+            let deadline = ContinuousClock.now + .seconds(2)
+            while log.changes.last?.newValue != last, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(log.changes.last?.newValue == last, "round \(round): \(log.changes)")
             withExtendedLifetime(token) {}
         }
     }

@@ -9,7 +9,7 @@ import Testing
 
 /// The attractions sample under the faults a user meets outside any script: signals, a second
 /// program on the same file, hostile text.
-@Suite("The attractions sample under real-world faults")
+@Suite("The attractions sample under real-world faults", .samplesTakeTurns)
 struct AttractionsFaultTests {
     private let folder = FileManager.default.temporaryDirectory.appending(
         path: "attractions-faults-\(UUID().uuidString)")

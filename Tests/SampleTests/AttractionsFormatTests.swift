@@ -3,7 +3,7 @@ import Testing
 
 /// The attractions sample with a database, a conversion between the formats, and a list longer
 /// than a screen.
-@Suite("The attractions sample: both formats, and a long list")
+@Suite("The attractions sample: both formats, and a long list", .samplesTakeTurns)
 struct AttractionsFormatTests {
     private let folder = FileManager.default.temporaryDirectory.appending(
         path: "attractions-formats-\(UUID().uuidString)")

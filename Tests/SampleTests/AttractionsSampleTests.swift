@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The attractions sample, driven as a user would")
+@Suite("The attractions sample, driven as a user would", .samplesTakeTurns)
 struct AttractionsSampleTests {
     /// A fresh folder for the store file, removed afterwards.
     private final class Folder {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("The avatars sample, driven as a user would")
+@Suite("The avatars sample, driven as a user would", .samplesTakeTurns)
 struct AvatarsSampleTests {
     @Test(
         "a script loads, caches, fails, retries and counts, each command finished before the next")
@@ -155,7 +155,7 @@ struct AvatarsSampleTests {
     }
 }
 
-@Suite("The avatars sample against a hostile source")
+@Suite("The avatars sample against a hostile source", .samplesTakeTurns)
 struct AvatarsHostileSourceTests {
     @Test("a picture with a negative sample is a typed failure on its row, not a crash")
     func negativeSample() async throws {

@@ -14,7 +14,8 @@ import Testing
 @Suite(
     "An attractions file shared by a group",
     .enabled(
-        if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+        if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
+    .samplesTakeTurns)
 struct GroupSharingTests {
     private static let owner: uid_t = 5_001
     private static let member: uid_t = 5_002

@@ -154,7 +154,7 @@ struct LineEditorTests {
     }
 }
 
-@Suite("The samples on a real terminal", .serialized)
+@Suite("The samples on a real terminal", .serialized, .samplesTakeTurns)
 struct TerminalSessionTests {
     @Test("typing with arrows, Home, Backspace and history edits the command that runs")
     func lineEditingOnATerminal() async throws {

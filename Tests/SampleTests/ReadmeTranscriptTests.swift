@@ -7,7 +7,7 @@ import Testing
 /// prints. A line that is
 /// only `…` stands for lines left out. Runs of one block share their files, so a second run can
 /// find what the first saved; `/tmp/…` paths are given a fresh folder.
-@Suite("README's transcripts are what the samples print")
+@Suite("README's transcripts are what the samples print", .samplesTakeTurns)
 struct ReadmeTranscriptTests {
     /// One `$` command and the output the README shows for it.
     struct Transcript: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import Testing
 
-@Suite("The switches sample, driven as a user would")
+@Suite("The switches sample, driven as a user would", .samplesTakeTurns)
 struct SwitchesSampleTests {
     @Test("a script of presses prints the screen after each command that changed it")
     func scriptedSession() async throws {

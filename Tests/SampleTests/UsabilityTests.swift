@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("What a new user tries first")
+@Suite("What a new user tries first", .samplesTakeTurns)
 struct UsabilityTests {
     @Test(
         "-h works like --help in every sample", arguments: ["switches", "attractions", "avatars"])
