@@ -28,9 +28,11 @@ extension Trait where Self == SampleTurns {
     static var samplesTakeTurns: Self { Self() }
 }
 
-/// A count of turns, taken by waiting tasks in order. `@unchecked Sendable`: `free` and
-/// `waiting` are used only while `lock` is held. (An `NSLock`, not a `Mutex`: ThreadSanitizer
-/// on Linux cannot see `Mutex`'s hand-off of a contended lock.)
+/// A count of turns, taken by waiting tasks in order.
+///
+/// `@unchecked Sendable`: `free` and `waiting` are used only while `lock` is held. It is an
+/// `NSLock`, not a `Mutex`, as ThreadSanitizer on Linux cannot see `Mutex`'s hand-off of a
+/// contended lock.
 private final class Turns: @unchecked Sendable {
     static let shared = Turns(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
