@@ -28,7 +28,8 @@ extension Observable where Self: AnyObject & Sendable {
     /// read returns its new value or a later one, never the one before. An object does so by
     /// holding the lock that guards its storage across the whole `withMutation` call, announcing
     /// included (Apple's `Observations` reads when a change is announced, and hears nothing when
-    /// it is stored). For an object that stores a change after announcing it, outside its lock, the
+    /// it is stored); the main actor then waits for a writer that holds it, and code told of a
+    /// change on the writer's thread must not wait for the main actor. For an object that stores a change after announcing it, outside its lock, the
     /// follower looks again for about a quarter of a second after each notice; a change stored
     /// later than that waits for the next one. (An object whose storage has no lock cannot be
     /// changed off the main actor at all: that is a data race.) The

@@ -31,7 +31,7 @@ import Foundation
 /// that shares the document can lock it.
 enum FileLock {
     /// How long a save waits for another process to release the lock.
-    static let patience: Duration = .seconds(10)
+    static let patience = FolderLock.patience
 
     /// The lock, held.
     ///
@@ -63,8 +63,9 @@ enum FileLock {
             self.shownPath = shownPath
             self.deadline = deadline
             descriptor = -1
-            folderLock = try FolderLock.lock(
-                folderOf: documentPath, until: deadline, reportedAs: shownPath)
+            folderLock = try FolderLock.lock(folderOf: documentPath, until: deadline) {
+                .unwritable(path: shownPath, reason: $0 + "; nothing was written")
+            }
             do throws(PersistenceError) {
                 descriptor = try lockFileAtPath()
             } catch {

@@ -16,7 +16,7 @@ import Foundation
 /// deletes a folder that holds the store (a lock file can be deleted while it is held, and
 /// another process then locks a new one). Where the file system cannot lock a folder (`flock` on
 /// NFS needs a file open for writing), or the folder cannot be opened, there is no folder lock;
-/// ``lock(folderOf:until:reportedAs:)`` says so with `nil`, and the caller goes on without it.
+/// ``lock(folderOf:until:failure:)`` says so with `nil`, and the caller goes on without it.
 ///
 /// Taking it blocks the calling thread while another process holds it: call it from a thread of
 /// the store's own (`BlockingFileWork`, a database's queue), never on the cooperative pool.
@@ -29,16 +29,20 @@ package final class FolderLock {
 
     deinit { release() }
 
-    /// Locks the folder that holds `file`, waiting until `deadline` for another process to let
-    /// go of it.
+    /// How long a process waits for another to let go of a folder's lock (or a lock file's).
+    package static let patience: Duration = .seconds(10)
+
+    /// Locks the folder that holds `file`, waiting until `deadline` (at most ``patience`` after
+    /// the caller began) for another process to let go of it.
     ///
+    /// - Parameter failure: The error to throw, given the reason in words, if another process
+    ///   still holds the lock at `deadline` (a stopped process, say): each caller says what was
+    ///   left undone.
     /// - Returns: The lock, or `nil` where the folder cannot be opened or locked.
-    /// - Throws: `PersistenceError.unwritable` about `shownPath` if another process still holds
-    ///   the lock at `deadline` (a stopped process, say).
     package static func lock(
-        folderOf file: String, until deadline: ContinuousClock.Instant, reportedAs shownPath: String
+        folderOf file: String, until deadline: ContinuousClock.Instant,
+        failure: (_ reason: String) -> PersistenceError
     ) throws(PersistenceError) -> FolderLock? {
-        let start = ContinuousClock.now
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard handle >= 0 else { return nil }
@@ -49,10 +53,8 @@ package final class FolderLock {
             }
             guard ContinuousClock.now < deadline else {
                 close(handle)
-                throw .unwritable(
-                    path: shownPath,
-                    reason:
-                        "another process has held the lock on the folder \(folder) for over \((ContinuousClock.now - start).components.seconds) seconds (is it stopped?); nothing was written"
+                throw failure(
+                    "another process has held the lock on the folder \(folder) for over \(patience) (is it stopped?)"
                 )
             }
             usleep(2_000)

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import MVCPersistence
 
@@ -10,18 +9,36 @@ let companionSuffixes = ["-wal", "-shm"]
 ///
 /// It is MVCPersistence's `FolderLock`, which the JSON document's saves take too. Every process
 /// of this package takes it before it takes away a database's companion files, and while it
-/// makes a database where there was none. Where the folder cannot be locked, `body` runs without it. Called on a
-/// database's own queue: the wait blocks its thread.
+/// makes a database where there was none. Where the folder cannot be locked, `body` runs
+/// without it. Called on a database's own queue: the wait blocks its thread.
 ///
-/// - Throws: `PersistenceError.unwritable` if another process holds the lock for over 10 s
-///   (stopped, say); `body` does not run.
+/// - Parameter work: What the lock is taken for, which the error says was left undone if another
+///   process holds the lock for longer than `FolderLock.patience` (stopped, say); `body` does
+///   not run then.
 func withFolderLocked<Result>(
-    holding file: URL, _ body: () throws(PersistenceError) -> Result
+    holding file: URL, for work: FolderWork, _ body: () throws(PersistenceError) -> Result
 ) throws(PersistenceError) -> Result {
-    let lock = try FolderLock.lock(
-        folderOf: file.path, until: .now + .seconds(10), reportedAs: file.path)
+    let lock = try FolderLock.lock(folderOf: file.path, until: .now + FolderLock.patience) {
+        work.failure(at: file.path, because: $0)
+    }
     defer { lock?.release() }
     return try body()
+}
+
+/// What a process takes the folder lock for: what is left undone when it cannot.
+enum FolderWork {
+    /// Opening the database, or opening it again: it is not opened.
+    case opening
+    /// Writing a file, or taking files away: nothing is written.
+    case writing
+
+    /// The error for a lock that could not be taken, for `reason`.
+    func failure(at path: String, because reason: String) -> PersistenceError {
+        switch self {
+        case .opening: .unreadable(path: path, reason: reason + "; the database was not opened")
+        case .writing: .unwritable(path: path, reason: reason + "; nothing was written")
+        }
+    }
 }
 
 /// Runs `body`, which makes a database at `file` if there is none, holding the folder lock,
@@ -37,18 +54,21 @@ func withFolderLocked<Result>(
 /// with them. Under the lock no other process of this package is making a database there
 /// meanwhile, so companion files with no database beside them belong to none.
 ///
-/// - Parameter first: Run first under the lock, each time it is taken (a reopening lets go of
-///   the old file there, so that no other process makes an empty file between).
+/// - Parameters:
+///   - first: Run first under the lock, each time it is taken (a reopening lets go of the old
+///     file there, so that no other process makes an empty file between).
+///   - work: What the database is made for (see ``withFolderLocked(holding:for:_:)``).
 func makingDatabase<Result>(
-    at file: URL, first: () -> Void = {}, _ body: () throws(PersistenceError) -> Result
+    at file: URL, for work: FolderWork, first: () -> Void = {},
+    _ body: () throws(PersistenceError) -> Result
 ) throws(PersistenceError) -> Result {
     let deadline = ContinuousClock.now + .seconds(8)
     while true {
-        let made = try withFolderLocked(holding: file) { () throws(PersistenceError) -> Result? in
+        let made = try withFolderLocked(holding: file, for: work) {
+            () throws(PersistenceError) -> Result? in
             first()
             let database = FileIdentity(path: file.path)
-            let logOwner = LogOwner.recorded(forLogOf: file.path)
-            if database == nil || (logOwner != nil && logOwner != database) {
+            if database == nil || LogOwner.logIsAnotherFiles(database: file.path) {
                 if isInUse(index: file.path + "-shm"), ContinuousClock.now < deadline {
                     return nil
                 }
@@ -84,52 +104,4 @@ func isInUse(index path: String) -> Bool {
     #else
         return false
     #endif
-}
-
-/// Which database file a write-ahead log was made for, recorded on the log itself (an extended
-/// attribute, `user.mvclayers.database`).
-///
-/// SQLite names the log after the path, and nothing in it says which file its pages are for. So
-/// when another program moves a file over an open database, the old file's log, with its
-/// unfolded commits, sits beside the new file; a process that opened the new file then would
-/// read those commits into it, pages of one database written over another's. Each process of
-/// this package records, when it attaches a log, the file it is for, and an opening checks the
-/// record first (see ``makingDatabase(at:first:_:)``). A log with no record (made by another
-/// program, or on a file system without extended attributes) is taken to be the file's.
-enum LogOwner {
-    private static let attribute = "user.mvclayers.database"
-
-    /// The file the log of the database at `path` was recorded as made for; `nil` if there is no
-    /// log, or no record on it.
-    static func recorded(forLogOf path: String) -> FileIdentity? {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { bytes in
-            #if canImport(Darwin)
-                getxattr(
-                    path + "-wal", attribute, bytes.baseAddress, bytes.count, 0, XATTR_NOFOLLOW)
-            #else
-                lgetxattr(path + "-wal", attribute, bytes.baseAddress, bytes.count)
-            #endif
-        }
-        guard count > 0 else { return nil }
-        let parts = String(decoding: buffer[..<count], as: UTF8.self).split(separator: ":")
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1])
-        else { return nil }
-        return FileIdentity(device: device, inode: inode)
-    }
-
-    /// Records on the log of the database at `path` that it is `database`'s, unless it says so
-    /// already; best effort.
-    static func record(_ database: FileIdentity, forLogOf path: String) {
-        guard recorded(forLogOf: path) != database else { return }
-        let value = Array("\(database.device):\(database.inode)".utf8)
-        _ = value.withUnsafeBytes { bytes in
-            #if canImport(Darwin)
-                setxattr(
-                    path + "-wal", attribute, bytes.baseAddress, bytes.count, 0, XATTR_NOFOLLOW)
-            #else
-                lsetxattr(path + "-wal", attribute, bytes.baseAddress, bytes.count, 0)
-            #endif
-        }
-    }
 }

@@ -209,7 +209,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             leaving()
             self.letGo()
         }
-        let attached = try makingDatabase(at: url, first: letGoFirst) {
+        let attached = try makingDatabase(at: url, for: .opening, first: letGoFirst) {
             () throws(PersistenceError) -> (SQLiteConnection, FileIdentity?, [Companion]) in
             try checkFileBeforeOpening()
             // The file there before connecting is the one connected to, unless it was replaced
@@ -242,7 +242,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Throws: `taken` if a file is there.
     func move(to target: URL, unlessTaken taken: PersistenceError) throws(PersistenceError) {
-        try makingDatabase(at: target) { () throws(PersistenceError) in
+        try makingDatabase(at: target, for: .writing) { () throws(PersistenceError) in
             guard !FileManager.default.fileExists(atPath: target.path) else { throw taken }
             do {
                 try FileManager.default.moveItem(at: url, to: target)
@@ -417,7 +417,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private func leaveReplacedFile() {
         // Not locked in time (another process stopped while holding it): left as they are.
         if fileWasReplaced() {
-            try? withFolderLocked(holding: url) { leaveReplacedFileHoldingLock() }
+            try? withFolderLocked(holding: url, for: .writing, leaveReplacedFileHoldingLock)
         }
         leaveReplacedFileHoldingLock()
     }
@@ -1161,11 +1161,6 @@ struct FileIdentity: Equatable, Sendable {
     /// none.
     ///
     /// One `lstat`: every write asks it twice.
-    init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
-    }
-
     init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }

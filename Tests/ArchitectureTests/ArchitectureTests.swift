@@ -3,8 +3,8 @@ import Testing
 @Suite("The layering rules")
 struct ArchitectureTests {
     @Test("every module depends on and imports only what its layer allows")
-    func packageFollowsTheRules() throws {
-        let modules = try PackageReader.modules()
+    func packageFollowsTheRules() async throws {
+        let modules = try await PackageReader.modules()
 
         let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
 
@@ -13,9 +13,9 @@ struct ArchitectureTests {
     }
 
     @Test("every library layer is a product of its own, so a user can depend on it alone")
-    func eachLayerIsAProduct() throws {
-        let products = try PackageReader.libraryProducts()
-        let modules = Set(try PackageReader.modules().map(\.name))
+    func eachLayerIsAProduct() async throws {
+        let products = try await PackageReader.libraryProducts()
+        let modules = Set(try await PackageReader.modules().map(\.name))
 
         for case (let module, .layer) in LayerRules.table where modules.contains(module) {
             #expect(products[module] == [module], "\(module) is not a library product of its own")

@@ -220,7 +220,7 @@ struct DocumentationTests {
     }
 
     @Test("the layer diagram in ARCHITECTURE.md matches the manifest's dependencies between layers")
-    func diagramMatchesManifest() throws {
+    func diagramMatchesManifest() async throws {
         let architecture = try Self.text(Self.root.appending(path: "ARCHITECTURE.md"))
         let diagram = try #require(
             Self.mermaidBlocks(in: architecture).first { $0.contains("graph BT") })
@@ -228,12 +228,12 @@ struct DocumentationTests {
             Self.modules.contains($0.from) && Self.modules.contains($0.to)
         }
 
-        let declared = try PackageReader.modules().filter { Self.modules.contains($0.name) }.flatMap
-        { module in
-            module.declaredDependencies.filter(Self.modules.contains).map {
-                Edge(from: module.name, to: $0)
+        let declared = try await PackageReader.modules().filter { Self.modules.contains($0.name) }
+            .flatMap { module in
+                module.declaredDependencies.filter(Self.modules.contains).map {
+                    Edge(from: module.name, to: $0)
+                }
             }
-        }
 
         #expect(
             Set(drawn) == Set(declared),

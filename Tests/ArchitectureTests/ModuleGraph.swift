@@ -38,8 +38,8 @@ enum PackageReader {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The package's modules, with their declared dependencies and imports.
-    static func modules() throws -> [ModuleFacts] {
-        let manifest = try dumpPackage()
+    static func modules() async throws -> [ModuleFacts] {
+        let manifest = try await dumpPackage()
         guard let targets = manifest["targets"] as? [[String: Any]] else {
             throw Failure.unexpectedManifestJSON("no targets array")
         }
@@ -67,8 +67,8 @@ enum PackageReader {
     }
 
     /// The library products of the package, each with the modules it contains.
-    static func libraryProducts() throws -> [String: [String]] {
-        guard let products = try dumpPackage()["products"] as? [[String: Any]] else {
+    static func libraryProducts() async throws -> [String: [String]] {
+        guard let products = try await dumpPackage()["products"] as? [[String: Any]] else {
             throw Failure.unexpectedManifestJSON("no products array")
         }
         var libraries: [String: [String]] = [:]
@@ -83,8 +83,8 @@ enum PackageReader {
     }
 
     /// The names of the package's executable products.
-    static func executableProducts() throws -> [String] {
-        guard let products = try dumpPackage()["products"] as? [[String: Any]] else {
+    static func executableProducts() async throws -> [String] {
+        guard let products = try await dumpPackage()["products"] as? [[String: Any]] else {
             throw Failure.unexpectedManifestJSON("no products array")
         }
         return products.compactMap { product in
@@ -138,7 +138,24 @@ enum PackageReader {
         }
     }
 
-    private static func dumpPackage() throws -> [String: Any] {
+    /// The manifest, as `swift package dump-package` prints it.
+    private static func dumpPackage() async throws -> [String: Any] {
+        guard
+            let object = try JSONSerialization.jsonObject(with: try await manifest.value)
+                as? [String: Any]
+        else { throw Failure.unexpectedManifestJSON("not an object") }
+        return object
+    }
+
+    /// `swift package dump-package`'s output, read once for every test that asks, on a thread of
+    /// its own: it takes seconds, and would hold one of the cooperative pool's threads as long.
+    private static let manifest = Task {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try runDumpPackage() }) }
+        }
+    }
+
+    private static func runDumpPackage() throws -> Data {
         // A scratch folder of its own, so that this does not wait for the lock of the build
         // that is running these tests.
         let scratch = FileManager.default.temporaryDirectory.appending(
@@ -163,10 +180,7 @@ enum PackageReader {
                 errors: String(decoding: errorData, as: UTF8.self)
             )
         }
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Failure.unexpectedManifestJSON("not an object")
-        }
-        return object
+        return data
     }
 
     private static func swiftFiles(under folder: URL) -> [URL] {

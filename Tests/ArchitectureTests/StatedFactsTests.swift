@@ -29,9 +29,9 @@ struct StatedFactsTests {
     }
 
     @Test("README's table of products to import lists every library product, and nothing else")
-    func readmeProducts() throws {
+    func readmeProducts() async throws {
         let listed = Self.tabledModules(in: try Self.text("README.md"))
-        let products = Set(try PackageReader.libraryProducts().keys)
+        let products = Set(try await PackageReader.libraryProducts().keys)
 
         #expect(
             listed == products,
@@ -40,10 +40,12 @@ struct StatedFactsTests {
     }
 
     @Test("ARCHITECTURE's module table lists every library module, and nothing else")
-    func architectureModules() throws {
+    func architectureModules() async throws {
         let listed = Self.tabledModules(in: try Self.text("ARCHITECTURE.md"))
         let modules = Set(
-            try PackageReader.libraryProducts().values.flatMap { $0 }.filter { $0.hasPrefix("MVC") }
+            try await PackageReader.libraryProducts().values.flatMap { $0 }.filter {
+                $0.hasPrefix("MVC")
+            }
         )
 
         #expect(
@@ -53,9 +55,10 @@ struct StatedFactsTests {
     }
 
     @Test("every count of samples or modules README and ARCHITECTURE state is the manifest's")
-    func statedCounts() throws {
-        let samples = try PackageReader.executableProducts().filter { $0 != "benchmarks" }.count
-        let modules = Set(try PackageReader.libraryProducts().values.flatMap { $0 }).count
+    func statedCounts() async throws {
+        let samples = try await PackageReader.executableProducts().filter { $0 != "benchmarks" }
+            .count
+        let modules = Set(try await PackageReader.libraryProducts().values.flatMap { $0 }).count
         let actual = [
             "samples": samples, "sample programs": samples, "modules": modules,
             "library modules": modules,

@@ -64,7 +64,7 @@ final class SharedCounter: Observable, @unchecked Sendable {
 // BEGIN How the bridge works: an object that keeps each change whole
 final class Counter: Observable, @unchecked Sendable {
     private let registrar = ObservationRegistrar()
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private var stored = 0  // read and written only while `lock` is held
 
     var value: Int {
@@ -136,11 +136,10 @@ struct OffMainActorChangeTests {
         let counter = SharedCounter(holding: 2, forMicroseconds: 1_000_000)
         let log = Log<Int>()
         let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
-        let writer = Task.detached {
+        await onThreadOfItsOwn {
             counter.value = 1
             counter.value = 2
         }
-        await writer.value
         let deadline = ContinuousClock.now + .seconds(5)
         while log.changes.last?.newValue != 2, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
@@ -160,11 +159,10 @@ struct OffMainActorChangeTests {
             let counter = SharedCounter(wholeChanges: false, holding: 2, forMicroseconds: 20_000)
             let log = Log<Int>()
             let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
-            let writer = Task.detached {
+            await onThreadOfItsOwn {
                 counter.value = 1
                 counter.value = 2
             }
-            await writer.value
             let deadline = ContinuousClock.now + .seconds(2)
             while log.changes.last?.newValue != 2, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(1))
@@ -188,5 +186,16 @@ struct OffMainActorChangeTests {
 
         #expect(log.changes.isEmpty)
         #expect(token == nil)
+    }
+}
+
+/// Runs `body` on a thread of its own, and waits for it: a writer held up there blocks no thread
+/// of the cooperative pool, which has as few as two.
+private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            body()
+            continuation.resume()
+        }
     }
 }

@@ -139,6 +139,11 @@ struct ProcessDeadline {
     /// A short sleep between polls that leaves the thread to other tasks, and is not cut short by
     /// cancellation (the deadline, not the task, decides when waiting ends).
     private func pause() async {
-        try? await Task.sleep(for: .milliseconds(2))
+        // Not `Task.sleep`, which a cancelled task's call ends at once: the loop would spin.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) {
+                continuation.resume()
+            }
+        }
     }
 }

@@ -77,7 +77,7 @@ struct CrashTests {
             // Kill it once it has saved a few edits, at a random moment within its next ones.
             let lines = LineReader(output.fileHandleForReading)
             var saved: [Int] = []
-            while saved.count < 3, let line = lines.next() {
+            while saved.count < 3, let line = await lines.next() {
                 if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
             }
             try? await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &random)))
@@ -85,7 +85,7 @@ struct CrashTests {
             await waitUntilGone(writer)
             try #require(!writer.isRunning, "round \(round): the killed writer never ended")
             // Every line printed before the kill counts: it was printed after its edit was saved.
-            while let line = lines.next() {
+            while let line = await lines.next() {
                 if let edit = Int(line.dropFirst("saved ".count)) { saved.append(edit) }
             }
             #expect(
@@ -145,14 +145,20 @@ private final class LineReader {
     }
 
     /// The next line, without its newline; `nil` once the pipe is closed and read.
-    func next() -> String? {
+    ///
+    /// The pipe is read on a thread of its own: a writer under a sanitizer can take seconds to
+    /// print, and a read on the cooperative pool would hold one of its threads as long.
+    func next() async -> String? {
         while true {
             if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...end)
                 return line
             }
-            let chunk = handle.availableData
+            let handle = handle
+            let chunk = await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: handle.availableData) }
+            }
             guard !chunk.isEmpty else { return nil }
             buffer += chunk
         }

@@ -73,7 +73,7 @@ struct FileHazardTests {
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
         try await file.save([Attraction(name: "Louvre")])
         let snapshot = try await file.readSnapshot()
-        usleep(10_000)  // a new timestamp, however coarse the clock
+        try await Task.sleep(for: .milliseconds(10))  // a new timestamp, however coarse the clock
         #expect(utimes(file.path, nil) == 0)  // `touch`
 
         guard case .unchanged(let touched, reread: true) = try await file.check(against: snapshot)
@@ -219,7 +219,7 @@ struct FileHazardTests {
     }
 
     @Test(
-        "a folder another process keeps locked fails a save and a database's making after 10 s, naming the folder, and writes nothing"
+        "a folder another process keeps locked fails a save and a database's opening after 10 s, naming the folder and what was left undone, and writes nothing"
     )
     func folderLockedTooLong() async throws {
         let folder = try TemporaryFolder()
@@ -235,8 +235,10 @@ struct FileHazardTests {
         let failures = [await saving.result.failure, await opening.result.failure]
         let waited = ContinuousClock.now - start
 
-        for failure in failures {
+        let consequences = ["nothing was written", "the database was not opened"]
+        for (failure, consequence) in zip(failures, consequences) {
             let message = "\(failure.map(String.init(describing:)) ?? "no error")"
+            #expect(message.hasSuffix("for over 10.0 seconds (is it stopped?); \(consequence)"))
             #expect(
                 message.contains("another process has held the lock on the folder"), "\(message)")
             #expect(message.contains(folder.url.lastPathComponent), "\(message)")
