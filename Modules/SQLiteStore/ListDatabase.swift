@@ -984,8 +984,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         var problem: String?
         let texts = Element.fields.indices.map { statement.text(at: Int32($0 + 1)) }
         if let element = Self.element(
-            key: statement.text(at: 0) ?? "", texts: texts[...], fields: Element.fields,
-            problem: &problem)
+            key: statement.text(at: 0) ?? "", texts: texts, from: 0,
+            fields: ContiguousArray(Element.fields), problem: &problem)
         {
             return .found(element)
         }
@@ -1037,15 +1037,14 @@ actor ListDatabase<Element: SQLiteListElement> {
         let chunks = max(1, min(64, count / 20_000))
         /// The elements of the rows in `range`, and the problems of those that are not.
         @Sendable func decoded(_ range: Range<Int>) -> ([Element], [(row: Int, reason: String)]) {
-            let fields = Element.fields
+            let fields = ContiguousArray(Element.fields)
             var elements: [Element] = []
             elements.reserveCapacity(range.count)
             var problems: [(row: Int, reason: String)] = []
             var problem: String?
             for row in range {
-                let start = row * fields.count
                 if let element = element(
-                    key: rows.ids[row], texts: rows.texts[start..<(start + fields.count)],
+                    key: rows.ids[row], texts: rows.texts, from: row * fields.count,
                     fields: fields, problem: &problem)
                 {
                     elements.append(element)
@@ -1079,10 +1078,14 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// The element a row's id and field texts describe (a `nil` text keeps the field's default).
     ///
-    /// - Parameter problem: Set to why the row is not an element, when it is not.
+    /// - Parameters:
+    ///   - texts: Every row's field texts; this row's are the `fields.count` from `start`. (Not
+    ///     a slice: this runs a million times, unspecialized, and a slice costs a metadata lookup
+    ///     and a retain each time.)
+    ///   - problem: Set to why the row is not an element, when it is not.
     private static func element(
-        key: String, texts: ArraySlice<String?>, fields: [ElementField<Element>],
-        problem: inout String?
+        key: String, texts: [String?], from start: Int,
+        fields: ContiguousArray<ElementField<Element>>, problem: inout String?
     ) -> Element? {
         // Written exactly as this code writes ids, or every later edit, which finds its row by
         // that text, would miss it (a lower-case UUID, say).
@@ -1093,12 +1096,13 @@ actor ListDatabase<Element: SQLiteListElement> {
         var element = Element(blankWithID: id)
         // Indices, not `zip`: this runs a million times, unspecialized, and a generic iterator
         // costs a metadata lookup per step.
-        var offset = texts.startIndex
-        for index in 0..<fields.count {
-            defer { offset += 1 }
-            guard let text = texts[offset] else { continue }
-            if let broken = fields[index].set(text, in: &element) {
-                problem = "\(Element.noun) \(key), field “\(fields[index].name)”: \(broken)"
+        // Each field borrowed through a span, not copied out of the array: a copy retains and
+        // releases every closure the field holds, a million times over.
+        let borrowed = fields.span
+        for index in borrowed.indices {
+            guard let text = texts[start + index] else { continue }
+            if let broken = borrowed[index].set(text, in: &element) {
+                problem = "\(Element.noun) \(key), field “\(borrowed[index].name)”: \(broken)"
                 return nil
             }
         }

@@ -32,17 +32,40 @@ public struct Attraction: ListElement, Codable {
             try container.encode(rawValue)
         }
 
-        /// The UUID string.
-        public var description: String { rawValue.uuidString }
+        /// The UUID string, in upper case.
+        ///
+        /// Written by hand, not with `uuidString`, which goes through `sprintf` on Linux: every
+        /// edit of a database finds its row by this text, and opening checks a million of them.
+        public var description: String {
+            var text: [UInt8] = []
+            text.reserveCapacity(36)
+            withUnsafeBytes(of: rawValue.uuid) { bytes in
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text.append(UInt8(ascii: "-"))
+                    }
+                    text.append(Self.hexDigit(byte >> 4))
+                    text.append(Self.hexDigit(byte & 0x0F))
+                }
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+
+        private static func hexDigit(_ value: UInt8) -> UInt8 {
+            value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+        }
 
         /// The id a ``description`` names, as a database row stores it; `nil` for any other text.
         ///
         /// Read by hand, not with `UUID(uuidString:)`, which is many times slower on Linux (it
         /// goes through `sscanf`), and a database of a million rows reads a million of them.
         public init?(_ description: String) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(16)
-            var high: UInt8?
+            // The 32 digits, read into two halves of 16 (dashes only where `description` puts
+            // them), without building an array: this runs a million times.
+            guard description.utf8.count == 36 else { return nil }
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var digits = 0
             var offset = -1
             for character in description.utf8 {
                 offset += 1
@@ -51,20 +74,23 @@ public struct Attraction: ListElement, Codable {
                     continue
                 }
                 guard let digit = Self.hexValue(character) else { return nil }
-                if let first = high {
-                    bytes.append(first << 4 | digit)
-                    high = nil
+                if digits < 16 {
+                    high = high << 4 | UInt64(digit)
                 } else {
-                    high = digit
+                    low = low << 4 | UInt64(digit)
                 }
+                digits += 1
             }
-            guard bytes.count == 16, high == nil, description.utf8.count == 36 else { return nil }
-            let b = bytes
+            func byte(_ index: Int) -> UInt8 {
+                let half = index < 8 ? high : low
+                return UInt8(truncatingIfNeeded: half >> (56 - 8 * (index % 8)))
+            }
             self.init(
                 rawValue: UUID(
                     uuid: (
-                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-                        b[12], b[13], b[14], b[15]
+                        byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7),
+                        byte(8), byte(9), byte(10), byte(11), byte(12), byte(13), byte(14),
+                        byte(15)
                     )))
         }
 

@@ -25,9 +25,17 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
         positions.reserveCapacity(elements.count)
         var unique: [Element] = []
         unique.reserveCapacity(elements.count)
-        for element in elements where positions[element.id] == nil {
-            positions[element.id] = unique.count
-            unique.append(element)
+        for element in elements {
+            // One lookup: the position is stored unless the id has one already (the first
+            // element with an id wins).
+            let next = unique.count
+            var position = next
+            swap(&position, &positions[element.id, default: next])
+            if position == next {
+                unique.append(element)
+            } else {
+                positions[element.id] = position
+            }
         }
         self.elements = unique
         self.positions = positions
