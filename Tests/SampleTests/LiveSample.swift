@@ -53,7 +53,7 @@ final class LiveSample {
     ///
     /// - Returns: How long it took, or `nil` if the text never came.
     @discardableResult
-    func waitForOutput(containing text: String, seconds: Double = 10) async -> Duration? {
+    func waitForOutput(containing text: String, seconds: Double = 30) async -> Duration? {
         let clock = ContinuousClock()
         let start = clock.now
         while clock.now - start < .seconds(seconds) {

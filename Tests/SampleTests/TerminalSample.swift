@@ -79,7 +79,7 @@ final class TerminalSample: @unchecked Sendable {
 
     /// Waits until the output holds `text`, for at most `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10) async -> Bool {
+    func waitFor(_ text: String, seconds: Double = 30) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
             if screen.contains(text) { return true }
@@ -107,7 +107,7 @@ final class TerminalSample: @unchecked Sendable {
     }
 
     /// Waits for the sample to end, for at most `seconds`; its exit status, or `nil` if it did not.
-    func waitForExit(seconds: Double = 10) async -> Int32? {
+    func waitForExit(seconds: Double = 60) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while process.isRunning && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
