@@ -95,11 +95,7 @@ struct OffMainActorChangeTests {
                 for value in 1...last { counter.value = value }
             }.value
 
-            // The handler runs on a later turn of the main actor: wait for it, by the clock.
-            let deadline = ContinuousClock.now + .seconds(2)
-            while log.changes.last?.newValue != last, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await waitUntil(log, endsOn: last)
 
             #expect(log.changes.last?.newValue == last, "round \(round): \(log.changes)")
             #expect(
@@ -119,10 +115,7 @@ struct OffMainActorChangeTests {
             await Task.detached {
                 for value in 1...last { counter.value = value }
             }.value
-            let deadline = ContinuousClock.now + .seconds(2)
-            while log.changes.last?.newValue != last, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await waitUntil(log, endsOn: last)
             #expect(log.changes.last?.newValue == last, "round \(round): \(log.changes)")
             withExtendedLifetime(token) {}
         }
@@ -140,10 +133,7 @@ struct OffMainActorChangeTests {
             counter.value = 1
             counter.value = 2
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while log.changes.last?.newValue != 2, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+        await waitUntil(log, endsOn: 2, seconds: 5)
         #expect(log.changes.last?.newValue == 2, "\(log.changes)")
         withExtendedLifetime(token) {}
     }
@@ -163,10 +153,7 @@ struct OffMainActorChangeTests {
                 counter.value = 1
                 counter.value = 2
             }
-            let deadline = ContinuousClock.now + .seconds(2)
-            while log.changes.last?.newValue != 2, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await waitUntil(log, endsOn: 2)
             #expect(log.changes.last?.newValue == 2, "round \(round): \(log.changes)")
             withExtendedLifetime(token) {}
         }
@@ -197,5 +184,15 @@ private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) async {
             body()
             continuation.resume()
         }
+    }
+}
+
+/// Waits, by the clock, for at most `seconds`, until the last change `log` heard is to `value`:
+/// the handler runs on a later turn of the main actor.
+@MainActor
+private func waitUntil(_ log: Log<Int>, endsOn value: Int, seconds: Int = 2) async {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while log.changes.last?.newValue != value, ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }
