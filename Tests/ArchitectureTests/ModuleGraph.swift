@@ -141,7 +141,7 @@ enum PackageReader {
     /// The manifest, as `swift package dump-package` prints it.
     private static func dumpPackage() async throws -> [String: Any] {
         guard
-            let object = try JSONSerialization.jsonObject(with: try await manifest.value)
+            let object = try JSONSerialization.jsonObject(with: Data(try await manifest.value))
                 as? [String: Any]
         else { throw Failure.unexpectedManifestJSON("not an object") }
         return object
@@ -149,13 +149,17 @@ enum PackageReader {
 
     /// `swift package dump-package`'s output, read once for every test that asks, on a thread of
     /// its own: it takes seconds, and would hold one of the cooperative pool's threads as long.
+    ///
+    /// Kept as bytes, not `Data`: held until the process ends, a `Data`'s storage is reached only
+    /// through an enum's tagged pointer, which LeakSanitizer does not follow, and it reported the
+    /// buffer leaked.
     private static let manifest = Task {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try runDumpPackage() }) }
         }
     }
 
-    private static func runDumpPackage() throws -> Data {
+    private static func runDumpPackage() throws -> [UInt8] {
         // A scratch folder of its own, so that this does not wait for the lock of the build
         // that is running these tests.
         let scratch = FileManager.default.temporaryDirectory.appending(
@@ -180,7 +184,7 @@ enum PackageReader {
                 errors: String(decoding: errorData, as: UTF8.self)
             )
         }
-        return data
+        return Array(data)
     }
 
     private static func swiftFiles(under folder: URL) -> [URL] {
