@@ -338,7 +338,11 @@ struct SQLiteStoreTests {
     }
 
     @Test(
-        "a store opened just after the database was deleted, while another has it open, gets that one's list"
+        "a store opened just after the database was deleted, while another has it open, gets that one's list",
+        .enabled(
+            if: !isUnderSanitizer,
+            "it depends on the other store's look coming within the opening's 8 s wait, which a sanitizer beside the whole suite has missed"
+        )
     )
     func openedJustAfterDeletion() async throws {
         let folder = try TemporaryFolder()
