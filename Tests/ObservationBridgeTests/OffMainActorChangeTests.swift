@@ -87,37 +87,18 @@ struct OffMainActorChangeTests {
     @Test("a property changed many times on another thread ends on its last value every time")
     func neverMissesTheLastValue() async {
         for round in 0..<100 {
-            let counter = SharedCounter()
-            let log = Log<Int>()
-            let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
-            let last = 1 + round % 7
-            await Task.detached {
-                for value in 1...last { counter.value = value }
-            }.value
-
-            await waitUntil(log, endsOn: last)
-
-            #expect(log.changes.last?.newValue == last, "round \(round): \(log.changes)")
+            let changes = await changesHeard(from: SharedCounter(), writingUpTo: 1 + round % 7)
+            #expect(changes.last?.newValue == 1 + round % 7, "round \(round): \(changes)")
             #expect(
-                log.changes.map(\.newValue)
-                    == log.changes.map(\.newValue).sorted { ($0 ?? 0) < ($1 ?? 0) })
-            withExtendedLifetime(token) {}
+                changes.map(\.newValue) == changes.map(\.newValue).sorted { ($0 ?? 0) < ($1 ?? 0) })
         }
     }
 
     @Test("the article's counter, changed many times on another thread, ends on its last value")
     func articleCounter() async {
         for round in 0..<50 {
-            let counter = Counter()
-            let log = Log<Int>()
-            let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
-            let last = 1 + round % 5
-            await Task.detached {
-                for value in 1...last { counter.value = value }
-            }.value
-            await waitUntil(log, endsOn: last)
-            #expect(log.changes.last?.newValue == last, "round \(round): \(log.changes)")
-            withExtendedLifetime(token) {}
+            let changes = await changesHeard(from: Counter(), writingUpTo: 1 + round % 5)
+            #expect(changes.last?.newValue == 1 + round % 5, "round \(round): \(changes)")
         }
     }
 
@@ -195,4 +176,28 @@ private func waitUntil(_ log: Log<Int>, endsOn value: Int, seconds: Int = 2) asy
     while log.changes.last?.newValue != value, ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(1))
     }
+}
+
+/// A counter other threads may set.
+protocol ThreadSafeCounter: Observable, AnyObject, Sendable {
+    var value: Int { get set }
+}
+
+extension SharedCounter: ThreadSafeCounter {}
+extension Counter: ThreadSafeCounter {}
+
+/// What a handler on `counter.value` heard while another thread set it to 1, 2, … `last`, once
+/// it ended on `last` (or two seconds passed).
+@MainActor
+private func changesHeard(from counter: some ThreadSafeCounter, writingUpTo last: Int) async
+    -> [ObservedChange<Int>]
+{
+    let log = Log<Int>()
+    let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
+    await Task.detached {
+        for value in 1...last { counter.value = value }
+    }.value
+    await waitUntil(log, endsOn: last)
+    withExtendedLifetime(token) {}
+    return log.changes
 }
