@@ -1,7 +1,9 @@
 // swift-tools-version: 6.2
 //
 // MVCLayers: the layers of an MVC app as separate modules, each importable on its own.
-// The manifest is a table of contents: one MARK per layer, each module beside its tests.
+// The manifest is a table of contents in two floors: the layer line (Modules/), which holds the
+// ideas and declares ports, then the machine room (Adapters/), whose modules implement them.
+// One MARK per module, each beside its tests.
 // The import rules between the layers are in ARCHITECTURE.md and checked by ArchitectureTests.
 
 import PackageDescription
@@ -19,23 +21,28 @@ let package = Package(
     // Apple platforms; Linux has them with the toolchain.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // The layer line.
         .library(name: "MVCTracing", targets: ["MVCTracing"]),
         .library(name: "MVCObservation", targets: ["MVCObservation"]),
-        .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
-        .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
-        .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .library(name: "MVCObservationBridge", targets: ["MVCObservationBridge"]),
+        // The machine room.
+        .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
+        .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
+        .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
         .executable(name: "switches", targets: ["switches"]),
         .executable(name: "attractions", targets: ["attractions"]),
         .executable(name: "avatars", targets: ["avatars"]),
         .executable(name: "benchmarks", targets: ["benchmarks"]),
     ],
     targets: [
+        // ======== The layer line (Modules/): the three ideas and the generic store ========
+        // No module here depends on an adapter; ArchitectureTests checks it.
+
         // MARK: Tracing: hops between named layers, for --trace
 
         .target(
@@ -76,20 +83,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Persistence: versioned document files, shared by processes, saved in bursts
-
-        .target(
-            name: "MVCPersistence",
-            dependencies: ["MVCObservation", "MVCTracing"],
-            path: "Modules/Persistence",
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: Store: owning and persisting model state
+        // MARK: Store: owning model state, and the ports adapters plug into
 
         .target(
             name: "MVCStore",
-            dependencies: ["MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing"],
+            dependencies: ["MVCModel", "MVCObservation", "MVCTracing"],
             path: "Modules/Store",
             swiftSettings: strictSettings
         ),
@@ -105,31 +103,6 @@ let package = Package(
             name: "crash-writer",
             dependencies: ["MVCStore", "MVCSQLiteStore", "MVCModel", "MVCPersistence"],
             path: "Tests/CrashWriter",
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: SQLite store: a list store's persistence as a database, one row per element
-
-        .systemLibrary(
-            name: "CSQLite",
-            path: "Modules/CSQLite",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
-        .target(
-            name: "MVCSQLiteStore",
-            dependencies: [
-                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
-            ],
-            path: "Modules/SQLiteStore",
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: Live avatar service: the only module that links networking (URLSession)
-
-        .target(
-            name: "MVCAvatarServiceLive",
-            dependencies: ["MVCStore", "MVCModel"],
-            path: "Modules/AvatarServiceLive",
             swiftSettings: strictSettings
         ),
 
@@ -190,6 +163,45 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+
+        // ======== The machine room (Adapters/): leaf modules behind the store's ports ========
+        // Each depends inward on the layer line; a sample's main.swift picks the ones it uses.
+
+        // MARK: JSON document adapter (MVCPersistence): a list kept as one file, shared by processes, saved in bursts
+
+        .target(
+            name: "MVCPersistence",
+            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "MVCTracing"],
+            path: "Adapters/JSONDocument",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: SQLite adapter: a list store's persistence as a database, one row per element
+
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Adapters/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "MVCSQLiteStore",
+            dependencies: [
+                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+            ],
+            path: "Adapters/SQLite",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Live avatar service adapter: the only module that links networking (URLSession)
+
+        .target(
+            name: "MVCAvatarServiceLive",
+            dependencies: ["MVCStore", "MVCModel"],
+            path: "Adapters/AvatarServiceLive",
+            swiftSettings: strictSettings
+        ),
+
+        // ======== Composition roots and checks ========
 
         // MARK: Samples: the View layer, one executable per source post
 

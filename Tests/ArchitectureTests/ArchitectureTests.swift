@@ -135,6 +135,40 @@ struct LayeringCheckTests {
                 "Modules/Presenter/Shared.swift declares a shared singleton; inject it instead"))
     }
 
+    @Test("a layer-line module that reaches an adapter through another layer is caught")
+    func adapterReachedTransitively() {
+        let modules = [
+            sound[0], sound[1],
+            module("MVCStore", declares: ["MVCModel", "MVCPersistence"]),
+            module("MVCPresenter", declares: ["MVCStore"]),
+            module("MVCPersistence", declares: ["MVCObservation"]),
+        ]
+
+        let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table).map(
+            \.description)
+
+        #expect(
+            violations.contains(
+                "MVCPresenter is on the layer line and depends on MVCPersistence, a module of the machine room; an adapter may depend on the layer line, never the other way"
+            ))
+        #expect(
+            violations.contains(
+                "MVCStore depends on MVCPersistence; it may depend only on MVCModel, MVCObservation, MVCTracing"
+            ))
+    }
+
+    @Test("an adapter may depend on the layer line, and a sample on both")
+    func adaptersDependInward() {
+        let modules = [
+            sound[0], sound[1],
+            module("MVCStore", declares: ["MVCModel"]),
+            module("MVCPersistence", declares: ["MVCStore"]),
+            module("attractions", declares: ["MVCPersistence", "MVCStore"]),
+        ]
+
+        #expect(LayeringCheck.violations(in: modules, rules: LayerRules.table) == [])
+    }
+
     @Test("samples may depend on their support code, and tests on samples")
     func testsMayUseSamples() {
         let modules = [

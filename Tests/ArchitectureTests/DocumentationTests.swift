@@ -13,7 +13,8 @@ struct DocumentationTests {
 
     @Test("every module's catalog example is the code a test compiles and runs", arguments: modules)
     func catalogExampleIsTested(module: String) throws {
-        let article = try Self.text(Self.find("\(module).docc/\(module).md", under: "Modules"))
+        let article = try Self.text(
+            Self.find("\(module).docc/\(module).md", under: "Modules", "Adapters"))
         let example = try #require(
             Self.swiftBlocks(in: article).first, "\(module).md has no swift example")
         let tests = try Self.files(named: "DocumentationExampleTests.swift", under: "Tests").map(
@@ -81,6 +82,7 @@ struct DocumentationTests {
         var examples: [(String, String)] = []
         let markdown =
             files(withSuffix: ".md", under: "Modules")
+            + files(withSuffix: ".md", under: "Adapters")
             + files(withSuffix: ".md", under: "Documentation")
             + [
                 root.appending(path: "README.md"), root.appending(path: "ARCHITECTURE.md"),
@@ -89,7 +91,9 @@ struct DocumentationTests {
         for url in markdown {
             examples += swiftBlocks(in: try text(url)).map { (url.lastPathComponent, $0) }
         }
-        for url in files(withSuffix: ".swift", under: "Modules") {
+        for url in files(withSuffix: ".swift", under: "Modules")
+            + files(withSuffix: ".swift", under: "Adapters")
+        {
             let comments = try text(url).split(separator: "\n").filter {
                 $0.trimmingCharacters(in: .whitespaces).hasPrefix("///")
             }.map { line in
@@ -129,6 +133,7 @@ struct DocumentationTests {
     private static func declaredNames() throws -> Set<String> {
         var names: Set<String> = []
         for url in files(withSuffix: ".swift", under: "Modules")
+            + files(withSuffix: ".swift", under: "Adapters")
             + files(withSuffix: ".swift", under: "Samples")
         {
             names.formUnion(declarations(in: try text(url)))
@@ -307,9 +312,10 @@ struct DocumentationTests {
         try String(contentsOf: url, encoding: .utf8)
     }
 
-    private static func find(_ relativePath: String, under folder: String) throws -> URL {
-        let matches = files(
-            named: URL(fileURLWithPath: relativePath).lastPathComponent, under: folder)
+    private static func find(_ relativePath: String, under folders: String...) throws -> URL {
+        let matches = folders.flatMap {
+            files(named: URL(fileURLWithPath: relativePath).lastPathComponent, under: $0)
+        }
         guard let match = matches.first(where: { $0.path.hasSuffix(relativePath) }) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: relativePath])
         }

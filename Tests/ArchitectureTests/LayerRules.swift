@@ -2,6 +2,9 @@
 enum LayerRule: Equatable {
     /// A library layer: it may depend on these project modules and no others.
     case layer(mayImport: Set<String>)
+    /// A module of the machine room: it may depend on these project modules, and no module of
+    /// the layer line may depend on it, directly or through another.
+    case adapter(mayImport: Set<String>)
     /// A C library the system provides, reached through a module map (SQLite): it imports no
     /// project module, and is not a product (the module that wraps it is).
     case systemLibrary
@@ -16,16 +19,18 @@ enum LayerRules {
         "MVCTracing": .layer(mayImport: []),
         "MVCObservation": .layer(mayImport: []),
         "MVCModel": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
-        "MVCPersistence": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
-        "MVCStore": .layer(mayImport: [
-            "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+        "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation", "MVCTracing"]),
+        // The machine room: adapters, each a leaf that depends inward.
+        "MVCPersistence": .adapter(mayImport: [
+            "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
         ]),
         // SQLite's C interface, a system library: it imports nothing of the project's.
         "CSQLite": .systemLibrary,
-        "MVCSQLiteStore": .layer(mayImport: [
+        // The SQLite adapter still borrows the JSON adapter's folder lock and file watcher.
+        "MVCSQLiteStore": .adapter(mayImport: [
             "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
         ]),
-        "MVCAvatarServiceLive": .layer(mayImport: ["MVCStore", "MVCModel"]),
+        "MVCAvatarServiceLive": .adapter(mayImport: ["MVCStore", "MVCModel"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),
         "MVCPresenter": .layer(mayImport: [
             "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",

@@ -55,7 +55,16 @@ enum LayeringCheck {
                 }
             case .composition:
                 continue
-            case .layer(let allowed):
+            case .layer(let allowed), .adapter(let allowed):
+                if case .layer = rules[module.name] {
+                    for adapter in machineRoom(reachedFrom: module, in: modules, rules: rules) {
+                        found.append(
+                            Violation(
+                                description:
+                                    "\(module.name) is on the layer line and depends on \(adapter), a module of the machine room; an adapter may depend on the layer line, never the other way"
+                            ))
+                    }
+                }
                 for dependency in module.declaredDependencies.sorted()
                 where !allowed.contains(dependency) {
                     found.append(
@@ -81,6 +90,26 @@ enum LayeringCheck {
             }
         }
         return found
+    }
+
+    /// The adapters and system libraries `module` depends on, directly or through other modules.
+    private static func machineRoom(
+        reachedFrom module: ModuleFacts, in modules: [ModuleFacts], rules: [String: LayerRule]
+    ) -> [String] {
+        let byName = Dictionary(
+            modules.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen: Set<String> = []
+        var pending = Array(module.declaredDependencies)
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            pending += byName[next]?.declaredDependencies ?? []
+        }
+        return seen.filter { name in
+            switch rules[name] {
+            case .adapter, .systemLibrary: true
+            default: false
+            }
+        }.sorted()
     }
 
     private static func describe(_ modules: Set<String>) -> String {

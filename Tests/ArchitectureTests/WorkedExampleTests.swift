@@ -44,7 +44,7 @@ struct WorkedExampleTests {
     }
 
     @Test(
-        "each example stays within its budget of files, none of them in MVCStore or MVCPersistence",
+        "each example stays within its budget of files, none of them in MVCStore or an adapter",
         arguments: [("adding-a-field", 6), ("adding-a-switch", 5)])
     func budget(example: String, maximumFiles: Int) throws {
         let parts = try Self.parts(of: example)
@@ -55,7 +55,7 @@ struct WorkedExampleTests {
             "\(example) touches \(parts.count) files: \(parts.map(\.path))")
         for part in parts {
             #expect(!part.path.hasPrefix("Modules/Store/"), "\(example) changes \(part.path)")
-            #expect(!part.path.hasPrefix("Modules/Persistence/"), "\(example) changes \(part.path)")
+            #expect(!part.path.hasPrefix("Adapters/"), "\(example) changes \(part.path)")
         }
     }
 

@@ -1,4 +1,5 @@
 import MVCPersistence
+import MVCStore
 import Testing
 
 /// The saver's decisions, transition by transition: no tasks, no files, no clock.

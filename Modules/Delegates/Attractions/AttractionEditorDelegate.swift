@@ -5,10 +5,12 @@ public import MVCModel
 /// The editor (`AttractionDetailPresenter` in MVCPresenter) knows only this protocol: not the
 /// store, not whether the attraction is new or an existing one. That is the delegate's business.
 ///
-/// ``saveAttraction(_:)`` is required and may fail; the editor stays open and shows the error.
-/// ``cancelEditing()`` has a default implementation that does nothing, so a delegate that does not
-/// care writes nothing, and one that does is always called: the compiler dispatches the call, so
-/// there is no run-time "does it respond?" check to get wrong.
+/// Both methods are requirements, with no default implementation. ``saveAttraction(_:)`` may
+/// fail; the editor stays open and shows the error. ``cancelEditing()`` must be written even by a
+/// delegate with nothing to undo (an empty body says so): with a default, a delegate that
+/// misspelt it (`cancelEditting()`) would compile and never be called, post 004's silent bug
+/// moved to the delegate's side. Without one, the misspelling is a compile error, and the call is
+/// dispatched by the compiler, so there is no run-time "does it respond?" check to get wrong.
 @MainActor
 public protocol AttractionEditorDelegate: AnyObject {
     /// The user saved a valid attraction; keep it.
@@ -19,9 +21,4 @@ public protocol AttractionEditorDelegate: AnyObject {
 
     /// The user abandoned the edit; nothing was saved.
     func cancelEditing()
-}
-
-extension AttractionEditorDelegate {
-    /// Does nothing: most delegates have nothing to undo when an edit is abandoned.
-    public func cancelEditing() {}
 }

@@ -32,4 +32,7 @@ public final class CreateAttractionDelegate: AttractionEditorDelegate {
             throw AttractionEditorError(error)
         }
     }
+
+    /// Does nothing: an abandoned edit left the store as it was.
+    public func cancelEditing() {}
 }

@@ -40,4 +40,7 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
             throw AttractionEditorError(error)
         }
     }
+
+    /// Does nothing: an abandoned edit left the store as it was.
+    public func cancelEditing() {}
 }

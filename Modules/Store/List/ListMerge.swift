@@ -1,5 +1,4 @@
 public import MVCModel
-public import MVCPersistence
 
 /// Merges two versions of a list that grew apart from one base.
 ///
@@ -147,5 +146,21 @@ public enum ListMerge<Element: ListElement> {
             previous = id
         }
         return result
+    }
+}
+
+/// The result of merging a process's version of a document with the version in the file.
+public struct MergeResult<Document: Sendable>: Sendable {
+    /// The document with both sides' changes.
+    public var document: Document
+    /// What the user should know about the merge, each a sentence.
+    ///
+    /// Conflicts and how they were resolved. Empty when the two sides changed different things.
+    public var notices: [String]
+
+    /// Creates a merge result.
+    public init(document: Document, notices: [String] = []) {
+        self.document = document
+        self.notices = notices
     }
 }

@@ -1,14 +1,13 @@
 public import MVCModel
 public import MVCObservation
-public import MVCPersistence
 
 /// Where a ``ListStore`` sends its edits to keep them: the one thing the store knows about
 /// persistence.
 ///
 /// The store calls ``listChanged(_:by:)`` after every edit it applied (its own, an undo, a redo,
 /// or one taken in from another process's save), and shows ``saveStatus`` to its screens. How the
-/// edit reaches the disk is the implementation's business: ``DocumentPersistence`` rewrites one
-/// JSON document after a burst of edits; another implementation may write one row per edit.
+/// edit reaches the disk is the implementation's business: the JSON document adapter (MVCPersistence) rewrites
+/// one file after a burst of edits; another implementation may write one row per edit.
 /// Screens and presenters never see which one is behind the store.
 @MainActor
 public protocol ListPersistence<Element>: AnyObject {
@@ -20,25 +19,4 @@ public protocol ListPersistence<Element>: AnyObject {
 
     /// Told after the store applied `change`; `elements` is the whole list after it.
     func listChanged(_ elements: [Element], by change: ListChange<Element>)
-}
-
-/// Keeps a list as one document file, through a ``/MVCPersistence/CoalescingSaver``: a burst of edits becomes one
-/// atomic rewrite, merged with what other processes saved meanwhile.
-@MainActor
-public final class DocumentPersistence<Element: DocumentListElement>: ListPersistence {
-    /// The saver that writes the document; `flush()` it before exiting.
-    public let saver: CoalescingSaver<[Element]>
-
-    /// Keeps the list through `saver`.
-    public init(saver: CoalescingSaver<[Element]>) {
-        self.saver = saver
-    }
-
-    /// The saver's status.
-    public var saveStatus: ReadOnlyProperty<SaveStatus> { saver.status }
-
-    /// Hands the whole new list to the saver, which writes it after its delay.
-    public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
-        saver.documentChanged(elements)
-    }
 }

@@ -1,4 +1,6 @@
 import MVCModel
+import MVCObservation
+import MVCTracing
 
 extension ListStore {
     /// The position of the element with `id`, if it is in the list.
@@ -32,5 +34,56 @@ extension ListStore {
     /// another process's that could not be taken in.
     public func postNotice(_ message: String) {
         post(message)
+    }
+}
+
+extension ListStore {
+    /// Takes in the list another process saved: merges it with this store's list against the
+    /// version both started from, and publishes the difference as ordinary updates.
+    ///
+    /// The merge, the difference and the new list are all worked out off the main actor (for a
+    /// long list they take a while); the main actor only swaps the list in and publishes the
+    /// changes. If the user edits meanwhile, the merge is done again with that edit in it.
+    ///
+    /// - Parameters:
+    ///   - base: The version this store and the file last agreed on.
+    ///   - fileVersion: The list in the file now.
+    ///   - notices: Conflicts already resolved on the way (by the save that merged).
+    /// - Returns: The store's list afterwards, with its own unsaved edits.
+    public func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) async -> [Element] {
+        tracer.record(
+            from: .persistence, to: .store,
+            "merge another process's save (\(Element.counted(fileVersion.count)))")
+        while true {
+            let before = list
+            let (after, changes, mergeNotices, isFileVersion) = await Task.detached(
+                priority: .userInitiated
+            ) {
+                let merge = ListMerge.merge(base: base, ours: before.elements, theirs: fileVersion)
+                var after = before
+                var changes: [ListChange<Element>] = []
+                for edit in ListDifference.changes(from: before.elements, to: merge.document) {
+                    if let change = after.apply(edit) { changes.append(change) }
+                }
+                return (after, changes, merge.notices, after.elements == fileVersion)
+            }.value
+            // Unchanged since the merge began: the same buffer, so this is O(1).
+            guard list == before else { continue }
+            list = after
+            // The list it replaces is let go off the main actor: freeing a long list's values
+            // one by one takes a while.
+            Task.detached(priority: .background) { withExtendedLifetime(before) {} }
+            for change in changes { publish(change) }
+            for message in notices + mergeNotices { post(message) }
+            // The file's own array when the list is what the file holds (compared above, off the
+            // main actor): the saver's check for something left to write is then O(1).
+            return isFileVersion ? fileVersion : list.elements
+        }
+    }
+
+    /// Publishes `message` as the store's newest notice.
+    func post(_ message: String) {
+        noticeCount += 1
+        noticeProperty.value = ListStoreNotice(sequenceNumber: noticeCount, message: message)
     }
 }

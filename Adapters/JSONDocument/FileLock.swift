@@ -1,3 +1,4 @@
+import MVCStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 public import Foundation
 import MVCModel
 public import MVCObservation
-public import MVCPersistence
+import MVCPersistence
 public import MVCStore
 import MVCTracing
 

@@ -13,3 +13,17 @@ public enum SaveStatus: Equatable, Sendable {
     /// hears of it again.
     case failed(PersistenceError, attempts: Int)
 }
+
+extension ListSavingState {
+    init(_ status: SaveStatus) {
+        switch status {
+        case .saved: self = .saved
+        case .pending: self = .pending
+        case .unconfirmed(let reason):
+            self = .unconfirmed(
+                message: "the last save was written but not confirmed on disk: \(reason)")
+        case .failed(let error, let attempts):
+            self = .failed(message: error.description, attempts: attempts)
+        }
+    }
+}

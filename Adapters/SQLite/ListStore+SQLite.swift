@@ -1,6 +1,6 @@
 public import Foundation
 import MVCModel
-public import MVCPersistence
+import MVCPersistence
 public import MVCStore
 public import MVCTracing
 

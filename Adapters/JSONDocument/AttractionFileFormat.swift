@@ -1,6 +1,6 @@
 import Foundation
 public import MVCModel
-public import MVCPersistence
+import MVCStore
 
 extension Attraction: DocumentListElement {
     /// The attractions file format: ``FileFormat/attractions``.

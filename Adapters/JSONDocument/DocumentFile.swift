@@ -1,3 +1,4 @@
+public import MVCStore
 public import Foundation
 
 /// One `Codable` document in one file: loaded whole, saved whole, atomically and durably.

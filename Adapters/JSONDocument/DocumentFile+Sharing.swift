@@ -1,3 +1,4 @@
+public import MVCStore
 import Foundation
 
 /// Saving a document that several processes may have open.

@@ -1,3 +1,4 @@
+import MVCStore
 import Dispatch
 
 /// Runs file work that blocks its thread (`fsync`, a wait for another process's lock) on a

@@ -1,3 +1,4 @@
+public import MVCStore
 import Foundation
 
 /// A document file as one process last read or wrote it: the document, and the exact bytes, so
@@ -48,22 +49,6 @@ extension DocumentSnapshot {
                 return memcmp(mine, theirs, data.count) == 0
             }
         }
-    }
-}
-
-/// The result of merging a process's version of a document with the version in the file.
-public struct MergeResult<Document: Sendable>: Sendable {
-    /// The document with both sides' changes.
-    public var document: Document
-    /// What the user should know about the merge, each a sentence.
-    ///
-    /// Conflicts and how they were resolved. Empty when the two sides changed different things.
-    public var notices: [String]
-
-    /// Creates a merge result.
-    public init(document: Document, notices: [String] = []) {
-        self.document = document
-        self.notices = notices
     }
 }
 

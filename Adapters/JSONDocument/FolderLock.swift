@@ -1,3 +1,4 @@
+package import MVCStore
 import Foundation
 
 #if canImport(Glibc)

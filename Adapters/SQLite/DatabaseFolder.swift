@@ -1,5 +1,6 @@
 import Foundation
 import MVCPersistence
+import MVCStore
 
 /// SQLite's companion files of a database: its write-ahead log and the log's shared-memory
 /// index, named after the database's path, not its file.

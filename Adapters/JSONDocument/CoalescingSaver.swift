@@ -1,3 +1,4 @@
+public import MVCStore
 public import MVCObservation
 public import MVCTracing
 

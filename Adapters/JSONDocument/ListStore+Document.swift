@@ -1,0 +1,75 @@
+public import Foundation
+public import MVCModel
+public import MVCObservation
+public import MVCStore
+public import MVCTracing
+
+/// An element whose list is saved as one document file, in a format of its own.
+public protocol DocumentListElement: ListElement, Codable {
+    /// The document's format: its versions, migrations and rules.
+    static var documentFormat: FileFormat<[Self]> { get }
+}
+
+extension ListStore where Element: DocumentListElement {
+    /// Opens the list saved at `url` (an empty list if there is no file yet), with a saver that
+    /// writes every change back to it and merges what other processes save.
+    ///
+    /// - Parameters:
+    ///   - url: The document file (a symbolic link is followed).
+    ///   - delay: How long the saver waits after a change for more changes.
+    ///   - clock: The clock the saver's delay and the watch interval are measured on; tests pass
+    ///     one they advance by hand.
+    ///   - watchInterval: How often to look for another process's save, to show it without
+    ///     waiting for this process's next save; `nil` looks only when saving.
+    ///   - tracer: Told each hop the store and the saver make.
+    /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
+    ///
+    /// The store's edits reach the saver through a ``DocumentPersistence``; another process's
+    /// save reaches the store through the saver's `reconcile`, which merges it in.
+    /// - Throws: `PersistenceError` if the file exists but cannot be loaded, or breaks the
+    ///   model's rules; nothing is written.
+    public static func open(
+        at url: URL,
+        delay: Duration = .milliseconds(300),
+        clock: any Clock<Duration> = ContinuousClock(),
+        watchInterval: Duration? = nil,
+        tracer: HopTracer = .disabled
+    ) async throws(PersistenceError) -> (store: ListStore, saver: CoalescingSaver<[Element]>) {
+        let file = DocumentFile(url: url, format: Element.documentFormat)
+        let snapshot = try await file.readSnapshot()
+        let saver = CoalescingSaver(
+            file: file, snapshot: snapshot, delay: delay, clock: clock, tracer: tracer,
+            merge: ListMerge.merge)
+        let elements = snapshot.document ?? []
+        let list = await Task.detached { EditableList(elements) }.value
+        let store = ListStore(list, persistence: DocumentPersistence(saver: saver), tracer: tracer)
+        saver.reconcile = { [weak store] base, fileVersion, notices in
+            await store?.takeIn(base: base, fileVersion: fileVersion, notices: notices)
+                ?? fileVersion
+        }
+        saver.notify = { [weak store] message in store?.postNotice(message) }
+        if let watchInterval { saver.watch(every: watchInterval) }
+        return (store, saver)
+    }
+}
+
+/// Keeps a list as one document file, through a ``/MVCPersistence/CoalescingSaver``: a burst of edits becomes one
+/// atomic rewrite, merged with what other processes saved meanwhile.
+@MainActor
+public final class DocumentPersistence<Element: DocumentListElement>: ListPersistence {
+    /// The saver that writes the document; `flush()` it before exiting.
+    public let saver: CoalescingSaver<[Element]>
+
+    /// Keeps the list through `saver`.
+    public init(saver: CoalescingSaver<[Element]>) {
+        self.saver = saver
+    }
+
+    /// The saver's status.
+    public var saveStatus: ReadOnlyProperty<SaveStatus> { saver.status }
+
+    /// Hands the whole new list to the saver, which writes it after its delay.
+    public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
+        saver.documentChanged(elements)
+    }
+}
