@@ -5,111 +5,113 @@ import MVCStore
 import Testing
 
 /// The detail editor's decisions, transition by transition: no presenter, no delegate, no tasks.
-@Suite("The attraction editor's core")
-struct AttractionEditorCoreTests {
-    private let louvre = Attraction(name: "Louvre", notes: "")
+extension Ideas {
+    @Suite("The attraction editor's core")
+    struct AttractionEditorCoreTests {
+        private let louvre = Attraction(name: "Louvre", notes: "")
 
-    @Test("typing updates the fields and their messages and asks for nothing")
-    func typing() {
-        var core = AttractionEditorCore(editing: louvre)
+        @Test("typing updates the fields and their messages and asks for nothing")
+        func typing() {
+            var core = AttractionEditorCore(editing: louvre)
 
-        #expect(core.handle(.fieldChanged("name", to: "")) == [])
-        #expect(core.viewState[field: "name"]?.message == "an attraction needs a name")
-        #expect(!core.viewState.isSaveEnabled)
-        #expect(core.handle(.fieldChanged("name", to: "Orsay")) == [])
-        #expect(core.handle(.fieldChanged("notes", to: "Van Gogh")) == [])
-        #expect(core.viewState[field: "name"]?.text == "Orsay")
-        #expect(core.viewState[field: "notes"]?.text == "Van Gogh")
-        #expect(core.viewState.isSaveEnabled)
-    }
+            #expect(core.handle(.fieldChanged("name", to: "")) == [])
+            #expect(core.viewState[field: "name"]?.message == "an attraction needs a name")
+            #expect(!core.viewState.isSaveEnabled)
+            #expect(core.handle(.fieldChanged("name", to: "Orsay")) == [])
+            #expect(core.handle(.fieldChanged("notes", to: "Van Gogh")) == [])
+            #expect(core.viewState[field: "name"]?.text == "Orsay")
+            #expect(core.viewState[field: "notes"]?.text == "Van Gogh")
+            #expect(core.viewState.isSaveEnabled)
+        }
 
-    @Test("Save with a valid draft asks the delegate, and its yes ends the edit as saved")
-    func saveAccepted() {
-        var core = AttractionEditorCore(editing: louvre)
-        core.handle(.fieldChanged("name", to: "Orsay"))
+        @Test("Save with a valid draft asks the delegate, and its yes ends the edit as saved")
+        func saveAccepted() {
+            var core = AttractionEditorCore(editing: louvre)
+            core.handle(.fieldChanged("name", to: "Orsay"))
 
-        #expect(
-            core.handle(.saveTapped) == [
-                .askDelegateToSave(Attraction(id: louvre.id, name: "Orsay", notes: ""))
-            ])
-        #expect(core.viewState.phase == .editing)
-        #expect(core.handle(.delegateAccepted) == [.releaseDelegate])
-        #expect(core.viewState.phase == .saved)
-        #expect(!core.isEditing)
-    }
+            #expect(
+                core.handle(.saveTapped) == [
+                    .askDelegateToSave(Attraction(id: louvre.id, name: "Orsay", notes: ""))
+                ])
+            #expect(core.viewState.phase == .editing)
+            #expect(core.handle(.delegateAccepted) == [.releaseDelegate])
+            #expect(core.viewState.phase == .saved)
+            #expect(!core.isEditing)
+        }
 
-    @Test("Save with an invalid draft shows the first problem and asks nobody")
-    func saveInvalid() {
-        var core = AttractionEditorCore(editing: louvre)
-        core.handle(.fieldChanged("name", to: " "))
+        @Test("Save with an invalid draft shows the first problem and asks nobody")
+        func saveInvalid() {
+            var core = AttractionEditorCore(editing: louvre)
+            core.handle(.fieldChanged("name", to: " "))
 
-        #expect(core.handle(.saveTapped) == [])
-        #expect(core.viewState.saveError != nil)
-        #expect(core.isEditing)
-        // Typing again clears the old refusal: it answered another draft.
-        core.handle(.fieldChanged("name", to: "Orsay"))
-        #expect(core.viewState.saveError == nil)
-    }
+            #expect(core.handle(.saveTapped) == [])
+            #expect(core.viewState.saveError != nil)
+            #expect(core.isEditing)
+            // Typing again clears the old refusal: it answered another draft.
+            core.handle(.fieldChanged("name", to: "Orsay"))
+            #expect(core.viewState.saveError == nil)
+        }
 
-    @Test("a delegate's refusal reopens the edit with its reason")
-    func saveRefused() {
-        var core = AttractionEditorCore(editing: louvre)
-        core.handle(.saveTapped)
+        @Test("a delegate's refusal reopens the edit with its reason")
+        func saveRefused() {
+            var core = AttractionEditorCore(editing: louvre)
+            core.handle(.saveTapped)
 
-        #expect(core.handle(.delegateRefused("gone")) == [])
-        #expect(core.viewState.saveError == "gone")
-        #expect(core.viewState.phase == .editing)
-        #expect(core.handle(.saveTapped) == [.askDelegateToSave(louvre)])
-    }
+            #expect(core.handle(.delegateRefused("gone")) == [])
+            #expect(core.viewState.saveError == "gone")
+            #expect(core.viewState.phase == .editing)
+            #expect(core.handle(.saveTapped) == [.askDelegateToSave(louvre)])
+        }
 
-    @Test("Cancel tells the delegate, lets it go, and ends the edit unsaved")
-    func cancel() {
-        var core = AttractionEditorCore(editing: louvre)
+        @Test("Cancel tells the delegate, lets it go, and ends the edit unsaved")
+        func cancel() {
+            var core = AttractionEditorCore(editing: louvre)
 
-        #expect(core.handle(.cancelTapped) == [.tellDelegateCancelled, .releaseDelegate])
-        #expect(core.viewState.phase == .cancelled)
-    }
+            #expect(core.handle(.cancelTapped) == [.tellDelegateCancelled, .releaseDelegate])
+            #expect(core.viewState.phase == .cancelled)
+        }
 
-    @Test("every event after the edit ended is ignored, in both endings")
-    func finishedIgnoresEverything() {
-        let events: [AttractionEditorCore.Event] = [
-            .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
-            .cancelTapped, .delegateAccepted,
-            .delegateRefused("no"),
-        ]
-        var saved = AttractionEditorCore(editing: louvre)
-        saved.handle(.saveTapped)
-        saved.handle(.delegateAccepted)
-        var cancelled = AttractionEditorCore(editing: louvre)
-        cancelled.handle(.cancelTapped)
+        @Test("every event after the edit ended is ignored, in both endings")
+        func finishedIgnoresEverything() {
+            let events: [AttractionEditorCore.Event] = [
+                .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
+                .cancelTapped, .delegateAccepted,
+                .delegateRefused("no"),
+            ]
+            var saved = AttractionEditorCore(editing: louvre)
+            saved.handle(.saveTapped)
+            saved.handle(.delegateAccepted)
+            var cancelled = AttractionEditorCore(editing: louvre)
+            cancelled.handle(.cancelTapped)
 
-        for ended in [saved, cancelled] {
-            for event in events {
-                var core = ended
-                #expect(core.handle(event) == [], "\(event)")
-                #expect(core == ended, "\(event) changed a finished edit")
+            for ended in [saved, cancelled] {
+                for event in events {
+                    var core = ended
+                    #expect(core.handle(event) == [], "\(event)")
+                    #expect(core == ended, "\(event) changed a finished edit")
+                }
             }
         }
-    }
 
-    @Test("while the delegate answers, intents are ignored; an answer nobody asked for too")
-    func impossibleEventsAreNamed() {
-        var asking = AttractionEditorCore(editing: louvre)
-        asking.handle(.saveTapped)
-        for event: AttractionEditorCore.Event in [
-            .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
-            .cancelTapped,
-        ] {
-            var core = asking
-            #expect(core.handle(event) == [])
-            #expect(core == asking)
-        }
+        @Test("while the delegate answers, intents are ignored; an answer nobody asked for too")
+        func impossibleEventsAreNamed() {
+            var asking = AttractionEditorCore(editing: louvre)
+            asking.handle(.saveTapped)
+            for event: AttractionEditorCore.Event in [
+                .fieldChanged("name", to: "x"), .fieldChanged("notes", to: "y"), .saveTapped,
+                .cancelTapped,
+            ] {
+                var core = asking
+                #expect(core.handle(event) == [])
+                #expect(core == asking)
+            }
 
-        let editing = AttractionEditorCore(editing: louvre)
-        for event: AttractionEditorCore.Event in [.delegateAccepted, .delegateRefused("no")] {
-            var core = editing
-            #expect(core.handle(event) == [])
-            #expect(core == editing)
+            let editing = AttractionEditorCore(editing: louvre)
+            for event: AttractionEditorCore.Event in [.delegateAccepted, .delegateRefused("no")] {
+                var core = editing
+                #expect(core.handle(event) == [])
+                #expect(core == editing)
+            }
         }
     }
 }

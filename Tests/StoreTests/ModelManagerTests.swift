@@ -44,72 +44,75 @@ private final class SpyRemoteConnectionManager: RemoteConnectionManagerOperation
     func fetchesFinished() async { calls.append("fetchesFinished") }
 }
 
-@MainActor
-@Suite("The ModelManager facade")
-struct ModelManagerTests {
-    @Test(
-        "every operation of every sub-manager protocol is reachable through the facade and lands on its sub-manager"
-    )
-    func forwarding() async throws {
-        let data = SpyDataManager()
-        let remote = SpyRemoteConnectionManager()
-        let facade: any ModelManaging = ModelManager(
-            dataManager: data, remoteConnectionManager: remote)
-        let ada = address("ada@example.com")
-
-        _ = facade.contacts
-        try facade.addContact(Contact(name: "Ada", address: ada))
-        _ = facade.avatar(for: ada)
-        // The facade hands out the data manager's feed: a subscription through it hears the data
-        // manager's updates.
-        var heard: [ModelUpdate] = []
-        let token = facade.updates.subscribeToAll { heard.append($0) }
-        data.channel.publish(.contactsChanged)
-        #expect(heard == [.contactsChanged])
-        token.cancel()
-        facade.requestAvatar(for: ada)
-        await facade.loadAvatar(for: ada)
-        await facade.reloadAvatar(for: ada)
-        facade.cancelAvatarRequest(for: ada)
-        #expect(facade.statistics.requests == 7)
-        #expect(facade.runningFetchCount == 2)
-        await facade.fetchesFinished()
-
-        #expect(
-            data.calls == [
-                "contacts", "addContact", "avatar(for:)",
-            ])
-        #expect(
-            remote.calls == [
-                "requestAvatar", "loadAvatar", "reloadAvatar", "cancelAvatarRequest", "statistics",
-                "runningFetchCount", "fetchesFinished",
-            ]
+extension Ideas {
+    @MainActor
+    @Suite("The ModelManager facade")
+    struct ModelManagerTests {
+        @Test(
+            "every operation of every sub-manager protocol is reachable through the facade and lands on its sub-manager"
         )
-    }
+        func forwarding() async throws {
+            let data = SpyDataManager()
+            let remote = SpyRemoteConnectionManager()
+            let facade: any ModelManaging = ModelManager(
+                dataManager: data, remoteConnectionManager: remote)
+            let ada = address("ada@example.com")
 
-    @Test("the usual facade loads an avatar end to end and publishes it under its address")
-    func endToEnd() async {
-        let ada = address("ada@example.com")
-        let manager = ModelManager(
-            contacts: [Contact(name: "Ada", address: ada)], service: SimulatedAvatarService())
-        let log = UpdateLog(manager.updates, key: .avatar(ada))
+            _ = facade.contacts
+            try facade.addContact(Contact(name: "Ada", address: ada))
+            _ = facade.avatar(for: ada)
+            // The facade hands out the data manager's feed: a subscription through it hears the data
+            // manager's updates.
+            var heard: [ModelUpdate] = []
+            let token = facade.updates.subscribeToAll { heard.append($0) }
+            data.channel.publish(.contactsChanged)
+            #expect(heard == [.contactsChanged])
+            token.cancel()
+            facade.requestAvatar(for: ada)
+            await facade.loadAvatar(for: ada)
+            await facade.reloadAvatar(for: ada)
+            facade.cancelAvatarRequest(for: ada)
+            #expect(facade.statistics.requests == 7)
+            #expect(facade.runningFetchCount == 2)
+            await facade.fetchesFinished()
 
-        await manager.loadAvatar(for: ada)
-
-        #expect(log.updates == [.avatarLoading(ada), .avatarLoaded(ada)])
-        #expect(manager.avatar(for: ada)?.format == .netpbm)
-        #expect(manager.statistics.requests == 1)
-    }
-
-    @Test("a released facade and its managers are deallocated")
-    func noLeaks() async {
-        weak var weakManager: ModelManager?
-        do {
-            let manager = ModelManager(service: SimulatedAvatarService())
-            await manager.loadAvatar(for: address("ada@example.com"))
-            weakManager = manager
+            #expect(
+                data.calls == [
+                    "contacts", "addContact", "avatar(for:)",
+                ])
+            #expect(
+                remote.calls == [
+                    "requestAvatar", "loadAvatar", "reloadAvatar", "cancelAvatarRequest",
+                    "statistics",
+                    "runningFetchCount", "fetchesFinished",
+                ]
+            )
         }
-        #expect(weakManager == nil)
+
+        @Test("the usual facade loads an avatar end to end and publishes it under its address")
+        func endToEnd() async {
+            let ada = address("ada@example.com")
+            let manager = ModelManager(
+                contacts: [Contact(name: "Ada", address: ada)], service: SimulatedAvatarService())
+            let log = UpdateLog(manager.updates, key: .avatar(ada))
+
+            await manager.loadAvatar(for: ada)
+
+            #expect(log.updates == [.avatarLoading(ada), .avatarLoaded(ada)])
+            #expect(manager.avatar(for: ada)?.format == .netpbm)
+            #expect(manager.statistics.requests == 1)
+        }
+
+        @Test("a released facade and its managers are deallocated")
+        func noLeaks() async {
+            weak var weakManager: ModelManager?
+            do {
+                let manager = ModelManager(service: SimulatedAvatarService())
+                await manager.loadAvatar(for: address("ada@example.com"))
+                weakManager = manager
+            }
+            #expect(weakManager == nil)
+        }
     }
 }
 

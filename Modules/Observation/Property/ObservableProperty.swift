@@ -39,17 +39,6 @@
 ///
 /// Not thread-safe: use a property from the isolation domain of the model that owns it.
 public final class ObservableProperty<Value> {
-    // What the property holds: its value, how it tells equal values apart, its model's
-    // coordinator, and its observers. The rest is the delivery machinery's bookkeeping
-    // (production detail, skip on first read: ObservableProperty+Delivery.swift, which also says
-    // why exclusivity is checked statically here).
-    @exclusivity(unchecked) @usableFromInline var storage: Value
-    @usableFromInline let isDuplicate: ((Value, Value) -> Bool)?
-    @usableFromInline let coordinator: ChangeCoordinator
-    @usableFromInline let observers = ObserverList<Observer>()
-    @usableFromInline let ended = EndedObservations()
-    @exclusivity(unchecked) @usableFromInline var books = Bookkeeping()
-
     /// Creates a property that notifies on every assignment.
     ///
     /// - Parameters:
@@ -108,6 +97,17 @@ public final class ObservableProperty<Value> {
     ) -> ObservationToken {
         register(options: options) { _ in handler }
     }
+
+    // What the property holds, last so that the idea reads first: its value, how it tells equal
+    // values apart, its model's coordinator, and its observers. The rest is the delivery
+    // machinery's bookkeeping (production detail, skip on first read:
+    // ObservableProperty+Delivery.swift, which also says why exclusivity is checked statically).
+    @exclusivity(unchecked) @usableFromInline var storage: Value
+    @usableFromInline let isDuplicate: ((Value, Value) -> Bool)?
+    @usableFromInline let coordinator: ChangeCoordinator
+    @usableFromInline let observers = ObserverList<Observer>()
+    @usableFromInline let ended = EndedObservations()
+    @exclusivity(unchecked) @usableFromInline var books = Bookkeeping()
 }
 
 extension ObservableProperty {

@@ -1,6 +1,24 @@
 public import MVCModel
 public import MVCTracing
 
+/// The operations of the remote connection manager: loading avatars, retrying, cancelling.
+///
+/// ``ModelManager`` offers them by conforming to ``RemoteConnectionManagerForwarding``.
+@MainActor
+public protocol RemoteConnectionManagerOperations: FetchTracking {
+    /// Starts loading the avatar of `address` in the background, unless it is cached or on its way.
+    func requestAvatar(for address: EmailAddress)
+    /// Loads the avatar of `address` unless it is cached, joining a request already in flight,
+    /// and returns when it is loaded, has failed, or was cancelled.
+    func loadAvatar(for address: EmailAddress) async
+    /// Forgets the cached avatar of `address` and loads it again (a retry after a failure).
+    func reloadAvatar(for address: EmailAddress) async
+    /// Cancels the request in flight for `address`: nothing is stored or reported as loaded.
+    func cancelAvatarRequest(for address: EmailAddress)
+    /// What the manager did so far.
+    var statistics: RequestStatistics { get }
+}
+
 /// Loads missing avatars through an ``AvatarService`` and hands them to the data manager.
 ///
 /// - A cached address is never requested again (a cache hit, published as
@@ -19,20 +37,11 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     private let service: any AvatarService
     private let tracer: HopTracer
     private var requests = AvatarRequests()
-    private var fetches: [Int: Task<Void, Never>] = [:]
+    /// The fetches running, by generation.
+    var fetches: [Int: Task<Void, Never>] = [:]
 
     /// What the manager did so far.
     public var statistics: RequestStatistics { requests.statistics }
-
-    /// How many fetches are running (a test waits for none before it ends).
-    public var runningFetchCount: Int { fetches.count }
-
-    /// Returns once no fetch is running: each one running has finished and published its result.
-    public func fetchesFinished() async {
-        while let fetch = fetches.values.first {
-            await fetch.value
-        }
-    }
 
     /// Creates a manager that stores what `service` returns in `dataManager`.
     ///
@@ -115,6 +124,123 @@ public final class RemoteConnectionManager: RemoteConnectionManagerOperations {
             return .success(try await service.avatar(for: address))
         } catch {
             return .failure(error)
+        }
+    }
+}
+
+/// Offers the remote connection manager's operations by forwarding each to
+/// ``remoteConnectionManager``; written once, checked by the compiler.
+@MainActor
+public protocol RemoteConnectionManagerForwarding: RemoteConnectionManagerOperations {
+    /// The remote connection manager the operations go to.
+    var remoteConnectionManager: any RemoteConnectionManagerOperations { get }
+    /// Told of each operation the facade hands on, as a hop from the facade to the store layer.
+    var forwardingTracer: HopTracer { get }
+}
+
+extension RemoteConnectionManagerForwarding {
+    /// Forwarded to the remote connection manager.
+    public func requestAvatar(for address: EmailAddress) {
+        forwardingTracer.record(
+            from: .facade, to: .store, "remoteConnectionManager.requestAvatar(for: \(address))")
+        remoteConnectionManager.requestAvatar(for: address)
+    }
+    /// Forwarded to the remote connection manager.
+    public func loadAvatar(for address: EmailAddress) async {
+        forwardingTracer.record(
+            from: .facade, to: .store, "remoteConnectionManager.loadAvatar(for: \(address))")
+        await remoteConnectionManager.loadAvatar(for: address)
+    }
+    /// Forwarded to the remote connection manager.
+    public func reloadAvatar(for address: EmailAddress) async {
+        forwardingTracer.record(
+            from: .facade, to: .store, "remoteConnectionManager.reloadAvatar(for: \(address))")
+        await remoteConnectionManager.reloadAvatar(for: address)
+    }
+    /// Forwarded to the remote connection manager.
+    public func cancelAvatarRequest(for address: EmailAddress) {
+        forwardingTracer.record(
+            from: .facade, to: .store,
+            "remoteConnectionManager.cancelAvatarRequest(for: \(address))")
+        remoteConnectionManager.cancelAvatarRequest(for: address)
+    }
+    /// Forwarded to the remote connection manager.
+    public var statistics: RequestStatistics { remoteConnectionManager.statistics }
+}
+
+/// The decisions of a ``RemoteConnectionManager``, as a pure state machine: which requests are in
+/// flight, what a new request, a cancellation or a finished fetch leads to, and the statistics.
+///
+/// Each request in flight has a *generation*, a number never used twice. A cancellation ends the
+/// request at once (the screen hears "cancelled" right away) and forgets its generation, so a
+/// later request for the same address starts a fresh fetch, and the cancelled fetch's eventual
+/// result, carrying the old generation, is recognized as stale and dropped.
+public struct AvatarRequests: Equatable, Sendable {
+    /// An effect the manager runs.
+    public enum Effect: Equatable, Sendable {
+        /// Call the service for this address; ``fetchFinished(_:generation:result:)`` follows.
+        case startFetch(EmailAddress, generation: Int)
+        /// Cancel the fetch of this generation; its result will be stale.
+        case cancelFetch(generation: Int)
+        /// Wait for the fetch of this generation, which another request started.
+        case join(generation: Int)
+        /// Keep this avatar (which publishes that it loaded).
+        case store(Avatar, for: EmailAddress)
+        /// Publish this update.
+        case publish(ModelUpdate)
+    }
+
+    /// The generation of the fetch in flight for each address.
+    public private(set) var inFlight: [EmailAddress: Int] = [:]
+    /// What the manager did so far.
+    public private(set) var statistics = RequestStatistics()
+    private var nextGeneration = 0
+
+    /// Creates the state of a manager with nothing in flight.
+    public init() {}
+
+    /// A screen asked for the avatar of `address`.
+    ///
+    /// - Parameters:
+    ///   - address: Whose avatar.
+    ///   - isCached: Whether the data manager already holds it.
+    public mutating func requested(_ address: EmailAddress, isCached: Bool) -> [Effect] {
+        if isCached {
+            statistics.cacheHits += 1
+            return [.publish(.avatarAlreadyLoaded(address))]
+        }
+        if let generation = inFlight[address] {
+            statistics.coalesced += 1
+            return [.join(generation: generation)]
+        }
+        statistics.requests += 1
+        let generation = nextGeneration
+        nextGeneration += 1
+        inFlight[address] = generation
+        return [.publish(.avatarLoading(address)), .startFetch(address, generation: generation)]
+    }
+
+    /// A screen cancelled the request for `address`.
+    public mutating func cancelRequested(_ address: EmailAddress) -> [Effect] {
+        guard let generation = inFlight.removeValue(forKey: address) else { return [] }
+        return [.cancelFetch(generation: generation), .publish(.avatarCancelled(address))]
+    }
+
+    /// A fetch ended.
+    public mutating func fetchFinished(
+        _ address: EmailAddress, generation: Int, result: Result<Avatar, AvatarServiceError>
+    ) -> [Effect] {
+        // A cancelled fetch, or one replaced since: its request already ended.
+        guard inFlight[address] == generation else { return [] }
+        inFlight[address] = nil
+        switch result {
+        case .success(let avatar):
+            return [.store(avatar, for: address)]
+        case .failure(.cancelled):
+            return [.publish(.avatarCancelled(address))]
+        case .failure(let error):
+            statistics.failures += 1
+            return [.publish(.avatarFailed(address, message: error.description))]
         }
     }
 }

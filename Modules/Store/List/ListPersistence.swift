@@ -6,8 +6,8 @@ public import MVCObservation
 ///
 /// The store calls ``listChanged(_:by:)`` after every edit it applied (its own, an undo, a redo,
 /// or one taken in from another process's save), and shows ``saveStatus`` to its screens. How the
-/// edit reaches the disk is the implementation's business: the JSON document adapter (MVCPersistence) rewrites
-/// one file after a burst of edits; another implementation may write one row per edit.
+/// edit reaches the disk is the adapter's business: the JSON document adapter (MVCPersistence)
+/// rewrites one file after a burst of edits; the SQLite adapter writes one row per edit.
 /// Screens and presenters never see which one is behind the store.
 @MainActor
 public protocol ListPersistence<Element>: AnyObject {

@@ -13,7 +13,11 @@ public import MVCTracing
 /// Changes are published on ``changes`` as ``ListStoreUpdate`` values that carry the elements
 /// they are about, keyed by element: subscribe to all of them to keep a list up to date row by
 /// row, or to one element's key to follow just that one. Changes another process saved reach
-/// subscribers the same way (see ``open(at:delay:clock:watchInterval:tracer:)``).
+/// subscribers the same way, through ``takeIn(base:fileVersion:notices:)`` or ``takeIn(_:)``.
+///
+/// Where the list is kept is a port, ``ListPersistence``: the store calls it after each edit and
+/// knows nothing of files. The adapters implement it: the JSON document's `ListStore.open(at:)`
+/// (MVCPersistence) and the SQLite database's `ListStore.openDatabase(at:)` (MVCSQLiteStore).
 ///
 /// The store knows nothing of any one element type: it works from what ``/MVCModel/ListElement`` declares
 /// (the id, the fields, the rules). The attractions sample's store is `ListStore<Attraction>`.

@@ -49,53 +49,55 @@ private final class EditDelegateAsWritten: EditorDelegateAsWritten {
     }
 }
 
-@Suite("Post 004 as written, and what the package does instead")
-@MainActor
-struct Post004AsWrittenTests {
-    @Test(
-        "as written: the optional check asks for the wrong name, so cancel never reaches the delegate"
-    )
-    func cancelIsNeverDelivered() {
-        let editor = EditorAsWritten()
-        let delegate = EditDelegateAsWritten()
-        editor.delegate = delegate
-
-        editor.cancelTapped()
-
-        #expect(delegate.cancelled == 0)
-    }
-
-    @Test(
-        "as written: a delegate made on the spot and handed over is gone before the save, which is lost"
-    )
-    func weakDelegateVanishes() {
-        let editor = EditorAsWritten()
-        weak var handedOver: EditDelegateAsWritten?
-        do {
+extension Ideas {
+    @Suite("Post 004 as written, and what the package does instead")
+    @MainActor
+    struct Post004AsWrittenTests {
+        @Test(
+            "as written: the optional check asks for the wrong name, so cancel never reaches the delegate"
+        )
+        func cancelIsNeverDelivered() {
+            let editor = EditorAsWritten()
             let delegate = EditDelegateAsWritten()
-            handedOver = delegate
             editor.delegate = delegate
+
+            editor.cancelTapped()
+
+            #expect(delegate.cancelled == 0)
         }
 
-        editor.saveTapped(Attraction(name: "Louvre"))
+        @Test(
+            "as written: a delegate made on the spot and handed over is gone before the save, which is lost"
+        )
+        func weakDelegateVanishes() {
+            let editor = EditorAsWritten()
+            weak var handedOver: EditDelegateAsWritten?
+            do {
+                let delegate = EditDelegateAsWritten()
+                handedOver = delegate
+                editor.delegate = delegate
+            }
 
-        #expect(handedOver == nil && editor.delegate == nil)
-    }
+            editor.saveTapped(Attraction(name: "Louvre"))
 
-    @Test(
-        "the package: cancel is a protocol requirement the compiler dispatches (EditorOwnershipTests show the editor keeping its delegate)"
-    )
-    func protocolDispatchAndOwnership() throws {
-        final class CountingDelegate: AttractionEditorDelegate {
-            var cancelled = 0
-            func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {}
-            func cancelEditing() { cancelled += 1 }
+            #expect(handedOver == nil && editor.delegate == nil)
         }
-        let delegate = CountingDelegate()
-        let editor: any AttractionEditorDelegate = delegate
 
-        editor.cancelEditing()
+        @Test(
+            "the package: cancel is a protocol requirement the compiler dispatches (EditorOwnershipTests show the editor keeping its delegate)"
+        )
+        func protocolDispatchAndOwnership() throws {
+            final class CountingDelegate: AttractionEditorDelegate {
+                var cancelled = 0
+                func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {}
+                func cancelEditing() { cancelled += 1 }
+            }
+            let delegate = CountingDelegate()
+            let editor: any AttractionEditorDelegate = delegate
 
-        #expect(delegate.cancelled == 1)
+            editor.cancelEditing()
+
+            #expect(delegate.cancelled == 1)
+        }
     }
 }

@@ -61,49 +61,51 @@ private final class SwitchesPresenterAsWritten: KeyValueObserver {
     }
 }
 
-@Suite("Post 000 as written, and what the package does instead")
-struct Post000AsWrittenTests {
-    @Test("as written: a change reaches the method passed as the context")
-    func contextReachesItsMethod() {
-        let model = SwitchesModelAsWritten()
-        let presenter = SwitchesPresenterAsWritten(model: model)
-
-        model.isSwitchAOn = true
-
-        #expect(presenter.heard == ["switch A is on"])
-    }
-
-    @Test(
-        "as written: a handler registered for a property of another type compiles, and crashes the program when that property changes"
-    )
-    func wrongContextCrashes() async {
-        await #expect(processExitsWith: .failure) {
+extension Ideas {
+    @Suite("Post 000 as written, and what the package does instead")
+    struct Post000AsWrittenTests {
+        @Test("as written: a change reaches the method passed as the context")
+        func contextReachesItsMethod() {
             let model = SwitchesModelAsWritten()
             let presenter = SwitchesPresenterAsWritten(model: model)
-            model.title = "Lights"  // the cast to Bool traps
-            withExtendedLifetime(presenter) {}
+
+            model.isSwitchAOn = true
+
+            #expect(presenter.heard == ["switch A is on"])
         }
-    }
 
-    @Test(
-        "the package: each property reaches a handler typed by its own value, so the slip does not compile"
-    )
-    func typedHandlers() {
-        let isSwitchAOn = ObservableProperty(false)
-        let title = ObservableProperty("Switches")
-        var heard: [String] = []
+        @Test(
+            "as written: a handler registered for a property of another type compiles, and crashes the program when that property changes"
+        )
+        func wrongContextCrashes() async {
+            await #expect(processExitsWith: .failure) {
+                let model = SwitchesModelAsWritten()
+                let presenter = SwitchesPresenterAsWritten(model: model)
+                model.title = "Lights"  // the cast to Bool traps
+                withExtendedLifetime(presenter) {}
+            }
+        }
 
-        let tokens = [
-            isSwitchAOn.observe(options: .new) {
-                heard.append("switch A is \($0.newValue == true)")
-            },
-            // `title.observe { (change: ObservedChange<Bool>) in … }` is a type error.
-            title.observe(options: .new) { heard.append("title is \($0.newValue ?? "")") },
-        ]
-        isSwitchAOn.value = true
-        title.value = "Lights"
+        @Test(
+            "the package: each property reaches a handler typed by its own value, so the slip does not compile"
+        )
+        func typedHandlers() {
+            let isSwitchAOn = ObservableProperty(false)
+            let title = ObservableProperty("Switches")
+            var heard: [String] = []
 
-        #expect(heard == ["switch A is true", "title is Lights"])
-        withExtendedLifetime(tokens) {}
+            let tokens = [
+                isSwitchAOn.observe(options: .new) {
+                    heard.append("switch A is \($0.newValue == true)")
+                },
+                // `title.observe { (change: ObservedChange<Bool>) in … }` is a type error.
+                title.observe(options: .new) { heard.append("title is \($0.newValue ?? "")") },
+            ]
+            isSwitchAOn.value = true
+            title.value = "Lights"
+
+            #expect(heard == ["switch A is true", "title is Lights"])
+            withExtendedLifetime(tokens) {}
+        }
     }
 }

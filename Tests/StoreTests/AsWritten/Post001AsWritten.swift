@@ -42,58 +42,60 @@ private final class ModelManagerAsWritten {
     }
 }
 
-@Suite("Post 001 as written, and what the package does instead")
-@MainActor
-struct Post001AsWrittenTests {
-    private let ada = "ada@example.com"
+extension Ideas {
+    @Suite("Post 001 as written, and what the package does instead")
+    @MainActor
+    struct Post001AsWrittenTests {
+        private let ada = "ada@example.com"
 
-    private func facade() -> ModelManagerAsWritten {
-        let data = SubManagerAsWritten(answers: [
-            "avatarForEmailAddress:": { $0 == "ada@example.com" ? "ada.ppm" : nil }
-        ])
-        return ModelManagerAsWritten(subManagers: [data])
-    }
-
-    @Test(
-        "as written: a misspelt message is answered by nobody, and reads as an address without an avatar"
-    )
-    func misspeltMessageAnswersNil() {
-        let manager = facade()
-
-        #expect(manager.send("avatarForEmailAddress:", ada) == "ada.ppm")
-        // One letter short: no sub-manager answers, and the caller cannot tell.
-        #expect(manager.send("avatarForEmailAdress:", ada) == nil)
-    }
-
-    @Test("as written: a screen that filters every update by a misspelt field never updates")
-    func misspeltFieldNeverMatches() {
-        let manager = facade()
-        var rowUpdates = 0
-        manager.listeners.append { update in
-            if update["emailAddres"] == "ada@example.com" { rowUpdates += 1 }
+        private func facade() -> ModelManagerAsWritten {
+            let data = SubManagerAsWritten(answers: [
+                "avatarForEmailAddress:": { $0 == "ada@example.com" ? "ada.ppm" : nil }
+            ])
+            return ModelManagerAsWritten(subManagers: [data])
         }
 
-        manager.post(["kind": "avatarLoaded", "emailAddress": "ada@example.com"])
+        @Test(
+            "as written: a misspelt message is answered by nobody, and reads as an address without an avatar"
+        )
+        func misspeltMessageAnswersNil() {
+            let manager = facade()
 
-        #expect(rowUpdates == 0)
-    }
+            #expect(manager.send("avatarForEmailAddress:", ada) == "ada.ppm")
+            // One letter short: no sub-manager answers, and the caller cannot tell.
+            #expect(manager.send("avatarForEmailAdress:", ada) == nil)
+        }
 
-    @Test(
-        "the package: forwarding is declared by protocols and updates are keyed, so neither slip compiles"
-    )
-    func checkedForwardingAndKeys() async throws {
-        let address = try EmailAddress("ada@example.com")
-        let manager = ModelManager(
-            contacts: [Contact(name: "Ada", address: address)],
-            service: SimulatedAvatarService())
-        var heard: [ModelUpdate] = []
-        let token = manager.updates.subscribe(to: .avatar(address)) { heard.append($0) }
+        @Test("as written: a screen that filters every update by a misspelt field never updates")
+        func misspeltFieldNeverMatches() {
+            let manager = facade()
+            var rowUpdates = 0
+            manager.listeners.append { update in
+                if update["emailAddres"] == "ada@example.com" { rowUpdates += 1 }
+            }
 
-        // `manager.avatarFor(address)` or `.avatar(adress)` would not compile.
-        await manager.loadAvatar(for: address)
+            manager.post(["kind": "avatarLoaded", "emailAddress": "ada@example.com"])
 
-        #expect(manager.avatar(for: address) != nil)
-        #expect(heard.contains(.avatarLoaded(address)))
-        withExtendedLifetime(token) {}
+            #expect(rowUpdates == 0)
+        }
+
+        @Test(
+            "the package: forwarding is declared by protocols and updates are keyed, so neither slip compiles"
+        )
+        func checkedForwardingAndKeys() async throws {
+            let address = try EmailAddress("ada@example.com")
+            let manager = ModelManager(
+                contacts: [Contact(name: "Ada", address: address)],
+                service: SimulatedAvatarService())
+            var heard: [ModelUpdate] = []
+            let token = manager.updates.subscribe(to: .avatar(address)) { heard.append($0) }
+
+            // `manager.avatarFor(address)` or `.avatar(adress)` would not compile.
+            await manager.loadAvatar(for: address)
+
+            #expect(manager.avatar(for: address) != nil)
+            #expect(heard.contains(.avatarLoaded(address)))
+            withExtendedLifetime(token) {}
+        }
     }
 }
