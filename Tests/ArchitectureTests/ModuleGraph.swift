@@ -10,6 +10,8 @@ struct ModuleFacts: Equatable {
     var imports: [Import]
     /// Files that declare a `static let shared` or `static var shared`.
     var singletonFiles: [String] = []
+    /// Its folder, from the package root.
+    var path: String = ""
 
     struct Import: Equatable {
         var module: String
@@ -61,7 +63,8 @@ enum PackageReader {
                 },
                 singletonFiles: try sources.filter { file in
                     try declaresSingleton(String(contentsOf: file, encoding: .utf8))
-                }.map(relativePath(of:))
+                }.map(relativePath(of:)),
+                path: path
             )
         }
     }

@@ -80,3 +80,118 @@ struct StatedFactsTests {
         #expect(stated > 0, "README and ARCHITECTURE state no count at all")
     }
 }
+
+@Suite("Every path README and ARCHITECTURE name exists")
+struct NamedPathTests {
+    @Test(
+        "every repository path or file name in README.md and ARCHITECTURE.md names a file or folder that exists",
+        arguments: ["README.md", "ARCHITECTURE.md"])
+    func namedPathsExist(document: String) throws {
+        let root = PackageReader.packageRoot
+        let text = try String(contentsOf: root.appending(path: document), encoding: .utf8)
+        let names = NamedPaths.candidates(in: text)
+        #expect(names.count > 10, "\(document) names only \(names)")
+        let everyFileName = NamedPaths.fileNames(under: root)
+        for name in names {
+            if name.contains("/") {
+                #expect(
+                    FileManager.default.fileExists(atPath: root.appending(path: name).path),
+                    "\(document) names \(name), which does not exist")
+            } else {
+                #expect(
+                    everyFileName.contains(name),
+                    "\(document) names \(name), and no file of the repository has that name")
+            }
+        }
+    }
+
+    @Test("README's Layout section names every top folder and every module's folder")
+    func layoutIsComplete() async throws {
+        let root = PackageReader.packageRoot
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "## Layout"))
+        let layout = readme[start.upperBound...]
+        let top = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { name in
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(
+                atPath: root.appending(path: name).path, isDirectory: &isFolder)
+            return exists && isFolder.boolValue && (!name.hasPrefix(".") || name == ".ci")
+        }
+        for folder in top {
+            #expect(layout.contains("\(folder)/"), "README's Layout omits \(folder)/")
+        }
+        for module in try await PackageReader.modules() where !module.isTest {
+            let folder = try #require(module.path.split(separator: "/").last)
+            #expect(layout.contains(folder), "README's Layout omits \(module.name) (\(folder))")
+        }
+    }
+
+    @Test("ARCHITECTURE.md stays an overview: at most 250 lines")
+    func architectureIsShort() throws {
+        let text = try String(
+            contentsOf: PackageReader.packageRoot.appending(path: "ARCHITECTURE.md"),
+            encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lines <= 250, "ARCHITECTURE.md has \(lines) lines; move depth to a DocC article")
+    }
+
+    @Test("the path scan finds paths and file names in code spans, and skips what is no path")
+    func scanCanFail() {
+        let text = """
+            Read `Modules/Store/List/ListStore.swift` and `Gone.swift`; run `swift test`, write
+            to `/tmp/attractions.json` or `$XDG_DATA_HOME/x.json`, see `Tests/*/AsWritten/` and
+            `Adapters/`.
+            """
+        #expect(
+            NamedPaths.candidates(in: text) == [
+                "Modules/Store/List/ListStore.swift", "Gone.swift", "Adapters/",
+            ])
+    }
+}
+
+/// Finds the repository paths a Markdown document names in code spans.
+enum NamedPaths {
+    private static let folders = [
+        "Modules/", "Adapters/", "Samples/", "Tests/", "Documentation/", "Scripts/", "Benchmarks/",
+        ".ci/",
+    ]
+    private static let suffixes = [
+        ".swift", ".md", ".py", ".sh", ".diff", ".json", ".tutorial", ".txt", ".script",
+        ".expected",
+    ]
+
+    /// The code spans that are a path in the repository (starting with one of its top folders)
+    /// or a file name with a source or document suffix, in order, each once.
+    static func candidates(in markdown: String) -> [String] {
+        var found: [String] = []
+        for (index, piece) in markdown.components(separatedBy: "`").enumerated()
+        where index % 2 == 1 {
+            let span = piece.trimmingCharacters(in: .whitespaces)
+            guard !span.contains(" "), !span.contains("*"), !span.isEmpty else { continue }
+            let isPath = folders.contains { span.hasPrefix($0) }
+            let isFileName =
+                !span.contains("/") && !span.hasPrefix("$") && !span.hasPrefix("~")
+                && suffixes.contains { span.hasSuffix($0) }
+                && span.first.map { $0.isLetter || $0 == "." } == true
+            if (isPath || isFileName) && !found.contains(span) { found.append(span) }
+        }
+        return found
+    }
+
+    /// The name of every file and folder in the repository, outside `.build` and `.git`.
+    static func fileNames(under root: URL) -> Set<String> {
+        var names: Set<String> = []
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: nil)
+        else { return names }
+        for case let url as URL in enumerator {
+            if url.lastPathComponent == ".build" || url.lastPathComponent == ".git" {
+                enumerator.skipDescendants()
+                continue
+            }
+            names.insert(url.lastPathComponent)
+        }
+        return names
+    }
+}
