@@ -19,7 +19,7 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCPersistence MVCStore MVCSQLiteStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
+modules=(MVCTracing MVCObservation MVCModel MVCStore MVCPersistence MVCSQLiteStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every other library module but the live avatar

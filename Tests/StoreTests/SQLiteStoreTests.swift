@@ -111,8 +111,10 @@ struct SQLiteStoreTests {
         )
         let unfillable = folder.file("unfillable.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: unfillable)
+        // The table as the program makes it, from the described fields, and one column more.
+        let columns = ["id TEXT PRIMARY KEY", "rank INTEGER"] + Attraction.fields.map(\.name)
         try RawSQLite(unfillable).execute(
-            "ALTER TABLE elements RENAME TO old; CREATE TABLE elements (id TEXT PRIMARY KEY, rank INTEGER, name TEXT, notes TEXT, created TEXT NOT NULL); INSERT INTO elements SELECT *, 'today' FROM old; DROP TABLE old"
+            "ALTER TABLE elements RENAME TO old; CREATE TABLE elements (\(columns.joined(separator: ", ")), created TEXT NOT NULL); INSERT INTO elements SELECT *, 'today' FROM old; DROP TABLE old"
         )
 
         for (url, words) in [
