@@ -38,9 +38,9 @@ mkdir -p "$scratch/archives" "$(dirname "$output")"
 # list above is in dependency order.
 dependencies=()
 for module in "${modules[@]}"; do
-    catalog=$(find Modules -maxdepth 2 -type d -name "$module.docc" | head -n 1)
+    catalog=$(find Modules Adapters -maxdepth 2 -type d -name "$module.docc" | head -n 1)
     if [ -z "$catalog" ]; then
-        echo "error: no documentation catalog $module.docc under Modules/" >&2
+        echo "error: no documentation catalog $module.docc under Modules/ or Adapters/" >&2
         exit 1
     fi
     module_graphs=$(mktemp -d)

@@ -3,8 +3,8 @@
 
 Usage: coverage-table.py <codecov.json> <package root> [minimum percent]
 
-Only library sources count: the files under Modules/<Layer>/ (not tests, samples, benchmarks or
-generated files). Exits 1 if any module is below the minimum (85 unless given).
+Only library sources count: the files under Modules/<Layer>/ and Adapters/<Adapter>/ (not tests,
+samples, benchmarks or generated files). Exits 1 if any module is below the minimum (85 unless given).
 """
 import json
 import os
@@ -17,21 +17,22 @@ def main() -> int:
         return 0 if len(sys.argv) > 1 else 64
     report, root = sys.argv[1], os.path.realpath(sys.argv[2])
     minimum = float(sys.argv[3]) if len(sys.argv) > 3 else 85.0
-    modules_root = os.path.join(root, "Modules") + os.sep
+    roots = [os.path.join(root, folder) + os.sep for folder in ("Modules", "Adapters")]
     totals = {}
     with open(report) as handle:
         data = json.load(handle)
     for export in data["data"]:
         for entry in export["files"]:
             path = os.path.realpath(entry["filename"])
-            if not path.startswith(modules_root):
+            base = next((r for r in roots if path.startswith(r)), None)
+            if base is None:
                 continue
-            layer = path[len(modules_root):].split(os.sep)[0]
+            layer = path[len(base):].split(os.sep)[0]
             lines = entry["summary"]["lines"]
             covered, count = totals.get(layer, (0, 0))
             totals[layer] = (covered + lines["covered"], count + lines["count"])
     if not totals:
-        print(f"error: no library sources under {modules_root} in {report}", file=sys.stderr)
+        print(f"error: no library sources under {' or '.join(roots)} in {report}", file=sys.stderr)
         return 1
     failed = []
     print(f"{'module':<22}{'lines':>8}{'covered':>9}{'coverage':>10}")

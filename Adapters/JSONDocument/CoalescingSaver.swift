@@ -98,7 +98,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
 
     /// Writes what is pending now, and waits until nothing is pending or being written.
     ///
-    /// - Throws: The ``PersistenceError`` of the last write, if it failed; its version stays
+    /// - Throws: The ``/MVCStore/PersistenceError`` of the last write, if it failed; its version stays
     ///   pending.
     public func flush() async throws(PersistenceError) {
         let error = await withCheckedContinuation { continuation in

@@ -18,7 +18,7 @@ extension DocumentFile {
     /// Reads the file as it is now.
     ///
     /// - Returns: The snapshot (``DocumentSnapshot/missing`` if there is no file).
-    /// - Throws: ``PersistenceError``; the file is left untouched.
+    /// - Throws: ``/MVCStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func readSnapshot() async throws(PersistenceError) -> DocumentSnapshot<Document> {
         try await BlockingFileWork.run { () throws(PersistenceError) in try snapshotNow() }
@@ -31,7 +31,7 @@ extension DocumentFile {
     /// file touched, or saved again with the same bytes, is ``FileCheck/unchanged(_:reread:)`` with the
     /// new identity, so the next check is cheap again.
     ///
-    /// - Throws: ``PersistenceError`` if the changed file cannot be read or decoded.
+    /// - Throws: ``/MVCStore/PersistenceError`` if the changed file cannot be read or decoded.
     @concurrent
     public func check(against snapshot: DocumentSnapshot<Document>)
         async throws(PersistenceError) -> FileCheck<Document>
@@ -61,7 +61,7 @@ extension DocumentFile {
     ///   - base: The snapshot this process last read or wrote.
     ///   - merge: Combines the three versions when the file changed since `base`.
     /// - Returns: What was written, and the merge if there was one.
-    /// - Throws: ``PersistenceError``: the file could not be locked, read, decoded or written, and
+    /// - Throws: ``/MVCStore/PersistenceError``: the file could not be locked, read, decoded or written, and
     ///   it is unchanged; or, rarely, the new file is in place but its folder could not be flushed.
     @concurrent
     public func save(

@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// - A missing file loads as `nil` (a new, empty document is the caller's call).
 /// - A file that cannot be read, is not a valid document, or comes from a newer format version is
-///   a ``PersistenceError`` naming the path; the file is never written, moved or deleted by a
+///   a ``/MVCStore/PersistenceError`` naming the path; the file is never written, moved or deleted by a
 ///   load, so nothing is lost.
 /// - An older format version is migrated in memory; the file is rewritten in the current format
 ///   only by the next save.
@@ -35,7 +35,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// Reads the document, migrating an older format.
     ///
     /// - Returns: The document, or `nil` if the file does not exist.
-    /// - Throws: ``PersistenceError``; the file is left untouched.
+    /// - Throws: ``/MVCStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func load() async throws(PersistenceError) -> Document? {
         guard let data = try await BlockingFileWork.run(read) else { return nil }
@@ -49,7 +49,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// with another process's save, and removes the temporary files a killed save left behind.
     ///
     /// - Returns: Whether the new file is known to be on disk (see ``SaveDurability``).
-    /// - Throws: ``PersistenceError/unwritable(path:reason:)``; the previous file is intact.
+    /// - Throws: ``/MVCStore/PersistenceError/unwritable(path:reason:)``; the previous file is intact.
     @concurrent
     @discardableResult
     public func save(_ document: Document) async throws(PersistenceError) -> SaveDurability {

@@ -9,7 +9,7 @@ import MVCTracing
 /// in a transaction of its own, and other processes' commits taken in as ordinary store updates.
 ///
 /// The store does not know which persistence it has: this type and
-/// ``/MVCStore/DocumentPersistence`` are the two ``/MVCStore/ListPersistence``s, and presenters and
+/// ``/MVCPersistence/DocumentPersistence`` are the two ``/MVCStore/ListPersistence``s, and presenters and
 /// screens see the same store either way.
 ///
 /// - Writing: edits are written in order, one transaction each, on the database's own queue (see

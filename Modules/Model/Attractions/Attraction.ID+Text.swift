@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An attraction's id as text: the form a database row stores and a message shows.
 ///

@@ -1,5 +1,3 @@
-public import MVCModel
-
 /// Work a manager goes on with after a call returns, for whoever must wait for it: a test that
 /// checks what a screen shows once loading ends, or a presenter asked whether it is busy.
 ///
