@@ -1,5 +1,5 @@
-import MVCStore
 import Foundation
+import MVCStore
 
 #if canImport(Glibc)
     import Glibc

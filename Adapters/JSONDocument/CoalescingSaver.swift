@@ -1,5 +1,5 @@
-public import MVCStore
 public import MVCObservation
+public import MVCStore
 public import MVCTracing
 
 /// Saves the newest version of a document a short while after it changes, so that a burst of

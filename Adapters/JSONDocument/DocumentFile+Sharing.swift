@@ -1,5 +1,5 @@
-public import MVCStore
 import Foundation
+public import MVCStore
 
 /// Saving a document that several processes may have open.
 ///

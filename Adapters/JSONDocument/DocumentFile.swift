@@ -1,5 +1,5 @@
-public import MVCStore
 public import Foundation
+public import MVCStore
 
 /// One `Codable` document in one file: loaded whole, saved whole, atomically and durably.
 ///

@@ -1,5 +1,5 @@
-public import MVCStore
 import Foundation
+public import MVCStore
 
 /// A document file as one process last read or wrote it: the document, and the exact bytes, so
 /// that a change made by another process is recognized by content.

@@ -1,5 +1,5 @@
-package import MVCStore
 import Foundation
+package import MVCStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 public import MVCStore
+
 /// The decisions of a ``CoalescingSaver``, as a pure state machine: each method is named for
 /// what happened, updates the state, and returns the effects for the saver to run.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+/// No protocol requirement of the ideas' protocols has a default implementation.
+///
 /// Post 004's bug was a method the editor asked for at run time and the delegate spelt another
 /// way: nothing failed, cancel was simply never delivered. In Swift the same silence comes back
 /// through a default implementation: a delegate that misspells `cancelEditing()` compiles, gets
@@ -85,8 +87,9 @@ struct NoDefaultRequirementTests {
     }
 }
 
-/// Finds protocols, their requirements, and extensions that implement them, in Swift source
-/// text. A scan, not a parser: enough for this package's declarations, and tested above.
+/// Finds protocols, their requirements, and extensions that implement them, in Swift source.
+///
+/// A scan, not a parser: enough for this package's declarations, and tested above.
 enum ProtocolScan {
     struct DeclaredProtocol: Equatable {
         var name: String

@@ -50,7 +50,9 @@ extension ListStore {
     ///   - fileVersion: The list in the file now.
     ///   - notices: Conflicts already resolved on the way (by the save that merged).
     /// - Returns: The store's list afterwards, with its own unsaved edits.
-    public func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) async -> [Element] {
+    public func takeIn(base: [Element]?, fileVersion: [Element], notices: [String]) async
+        -> [Element]
+    {
         tracer.record(
             from: .persistence, to: .store,
             "merge another process's save (\(Element.counted(fileVersion.count)))")
