@@ -173,10 +173,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             // Nothing was written before this point: a refused file is left as it was.
             try sqliteCall {
                 try retryingWhileBusy {
+                    // Opening takes no write lock unless it must migrate: trimming the change log
+                    // waits for this process's writes (another may hold the write lock now).
                     try migrate(connected(), from: version)
-                    // Trimming the log can wait for a later write (another process may hold the
-                    // write lock now).
-                    try? prune(connected())
                     // Two rows with one rank (set by hand) would make a placement between them
                     // land elsewhere: give every row its own rank, in the order shown.
                     if try integer(
@@ -634,18 +633,20 @@ actor ListDatabase<Element: SQLiteListElement> {
             // file there now. Looked at after the commit too: replaced meanwhile, the edit is
             // written again, to the new file.
             try checkStillAtPath()
+            // Every thousandth write trims the change log in its own transaction, where the write
+            // lock is already held: a trimming never waits for, or fails on, another program.
+            let trims = writesSincePruning + 1 >= 1_000
             let merged = try connection.writing { () throws -> WriteResult<Element> in
                 var result = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
                     .bind(.text(write.change.element.id.description), .text(token)).run()
                 result.entry = connection.lastInsertedRow
+                if trims { try prune(connection) }
                 return result
             }
             try checkStillAtPath()
             history.wrote(merged.entry, token: token)
-            writesSincePruning += 1
-            // The edit is committed: a trimming that fails (a lock) waits for the next thousand.
-            if writesSincePruning >= 1_000 { try? prune(connection) }
+            writesSincePruning = trims ? 0 : writesSincePruning + 1
             return merged
         } catch let error as PersistenceError {
             throw error
@@ -848,7 +849,6 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Drops change log entries older than the last ``keptChanges``.
     private func prune(_ connection: SQLiteConnection) throws {
-        writesSincePruning = 0
         try connection.statement(
             "DELETE FROM changes WHERE seq <= (SELECT coalesce(max(seq), 0) FROM changes) - ?"
         ).bind(.integer(Self.keptChanges)).run()

@@ -179,7 +179,13 @@ final class Statement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let status: throw connection.error(status)
+        case let status:
+            // Reset at once: a statement left as it failed keeps its transaction open (the
+            // connection would stay inside it, and every later write fail), as SQLite's
+            // documentation of sqlite3_step says.
+            let error = connection.error(status)
+            sqlite3_reset(handle)
+            throw error
         }
     }
 
