@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Why SQLite refused a call: its result code and its own message.
 struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -34,6 +35,19 @@ final class SQLiteConnection {
     ///   fails with `SQLITE_BUSY`.
     /// - Parameter readOnly: Open for reading only: nothing is ever written to the file.
     init(path: String, busyWait: Duration, readOnly: Bool = false) throws(SQLiteError) {
+        // SQLite names its companions after the file (`-journal`, the longest suffix), so a name
+        // that leaves no room for one would make the file and then fail: refused first.
+        let name = path.split(separator: "/").last.map { $0.utf8.count } ?? 0
+        if !readOnly, name + Self.longestSuffix.utf8.count > Self.longestName {
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN,
+                message:
+                    "its name is \(name) bytes long, and SQLite needs \(Self.longestSuffix.utf8.count) more for its \(Self.longestSuffix) file (a name may have \(Self.longestName) at most); use a name of at most \(Self.longestName - Self.longestSuffix.utf8.count) bytes"
+            )
+        }
+        // A new database is readable by its owner only, as a new JSON document is; SQLite makes
+        // its -wal and -shm files with the database's permissions.
+        let isNew = !readOnly && !FileManager.default.fileExists(atPath: path)
         var opened: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -46,12 +60,18 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
+        if isNew { chmod(path, 0o600) }
         sqlite3_extended_result_codes(handle, 1)
         let milliseconds =
             busyWait.components.seconds * 1_000
             + busyWait.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }
+
+    /// The longest suffix SQLite adds to a database's name for a file of its own.
+    private static let longestSuffix = "-journal"
+    /// The longest file name the file systems this runs on take (`NAME_MAX`).
+    private static let longestName = 255
 
     deinit {
         statements.removeAll()

@@ -1,0 +1,44 @@
+import Foundation
+import MVCModel
+import MVCSQLiteStore
+import MVCStore
+import Testing
+
+/// What the SQLite store makes on disk, and what it refuses before making anything.
+@MainActor
+@Suite("The SQLite store's files")
+struct SQLiteFileTests {
+    @Test("a new database and its -wal and -shm files are readable by their owner only")
+    func newFilesArePrivate() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        for suffix in ["", "-wal", "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path + suffix)
+            let mode = try #require(attributes[.posixPermissions] as? Int)
+            #expect(mode == 0o600, "s.sqlite\(suffix) has mode \(String(mode, radix: 8))")
+        }
+        try await persistence.close()
+    }
+
+    @Test(
+        "a database name that leaves SQLite no room for its -journal file is refused before any file is made, saying why",
+        arguments: [248, 255])
+    func nameTooLong(length: Int) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file(String(repeating: "a", count: length - ".sqlite".count) + ".sqlite")
+
+        let error = await #expect(throws: PersistenceError.self) {
+            _ = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        }
+
+        #expect(
+            error?.description.contains("use a name of at most 247 bytes") == true,
+            "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}
