@@ -10,7 +10,7 @@
 ///
 /// A field an editor types as text is read back with the field's `parse` (a `String` field needs
 /// none).
-public struct ElementField<Element: ListElement>: Sendable {
+public final class ElementField<Element: ListElement>: Sendable {
     /// The field's name: the stored property's, and the key a file stores it under.
     public let name: String
     private let equal: @Sendable (Element, Element) -> Bool
@@ -29,7 +29,7 @@ public struct ElementField<Element: ListElement>: Sendable {
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
     ///   - rule: Every rule the field's value breaks; none by default.
-    public init(
+    public convenience init(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, String> & Sendable,
         rule: @escaping @Sendable (String) -> [Element.Problem] = { _ in [] }

@@ -76,6 +76,12 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     ///   case nothing changed.
     /// - Complexity: O(*n*) for an insert or remove; O(distance) for a move; O(1) for a replace.
     public mutating func apply(_ edit: ListEdit<Element>) -> ListChange<Element>? {
+        apply(edit, newIsChecked: false)
+    }
+
+    /// Applies `edit`; with `newIsChecked`, a replace's new value is known to keep the rules (the
+    /// store checked it), so it is not checked again.
+    mutating func apply(_ edit: ListEdit<Element>, newIsChecked: Bool) -> ListChange<Element>? {
         switch edit {
         case .insert(let element, let index):
             guard !contains(element.id) else { return nil }
@@ -127,12 +133,20 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
         case .replace(let old, let new):
             guard old.id == new.id, let position = index(of: old.id) else { return nil }
             let current = elements[position]
-            // Field by field: only the fields the edit changed (from `old` to `new`) are set, so
-            // a field another process changed meanwhile, merged in since, is kept.
-            let result = current.applying(editFrom: old, to: new)
-            // A result that breaks a rule (the edit's fields and a merged-in field that must
-            // agree) does not fit the list.
-            guard current != result, result.problems.isEmpty else { return nil }
+            let result: Element
+            if current == old {
+                // The usual case, nothing merged in since the edit began: the result is `new`,
+                // checked against the rules once, here.
+                guard current != new, newIsChecked || new.problems.isEmpty else { return nil }
+                result = new
+            } else {
+                // Field by field: only the fields the edit changed (from `old` to `new`) are set,
+                // so a field another process changed meanwhile, merged in since, is kept.
+                result = current.applying(editFrom: old, to: new)
+                // A result that breaks a rule (the edit's fields and a merged-in field that must
+                // agree) does not fit the list.
+                guard current != result, result.problems.isEmpty else { return nil }
+            }
             elements[position] = result
             return .replaced(old: current, new: result, at: position)
         }

@@ -160,7 +160,9 @@ public final class ListStore<Element: ListElement> {
         if let problem = newVersion.problems.first { throw .brokenRule(problem) }
         guard let old = element(withID: id) else { throw .unknownElement(id) }
         guard old != newVersion else { return }
-        perform(.replace(old: old, new: newVersion), label: "Edit “\(newVersion.title)”")
+        perform(
+            .replace(old: old, new: newVersion), label: "Edit “\(newVersion.title)”",
+            newIsChecked: true)
     }
 
     /// Moves the element at `source` so that it ends up at `destination`.
@@ -217,8 +219,10 @@ public final class ListStore<Element: ListElement> {
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
-    private func perform(_ edit: ListEdit<Element>, label: String?) -> Bool {
-        guard let change = list.apply(edit) else { return false }
+    private func perform(_ edit: ListEdit<Element>, label: String?, newIsChecked: Bool = false)
+        -> Bool
+    {
+        guard let change = list.apply(edit, newIsChecked: newIsChecked) else { return false }
         if let label { history.record(edit, label: label) }
         recordForSaving(change)
         publish(change)
