@@ -361,9 +361,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         let completed: Bool
         switch changes {
         case .rows(let rows, let through, let problems):
-            tracer.record(
-                from: .persistence, to: .store,
-                "take in another process's edits (\(Element.counted(rows.count)))")
+            // The rows read hold this process's own entries too (see `changedRows`); only those
+            // that change the list here are another process's edits to trace.
+            let bringing = rows.filter { !Self.edits(bringing: $0, into: store).isEmpty }.count
+            if bringing > 0 {
+                tracer.record(
+                    from: .persistence, to: .store,
+                    "take in another process's edits (\(Element.counted(bringing)))")
+            }
             completed = await applyInSlices(rows, editsBefore: editsBefore) { row in
                 // Each row is an edit against the list as it is then.
                 store.takeIn(Self.edits(bringing: row, into: store))

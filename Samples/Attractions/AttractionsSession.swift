@@ -13,22 +13,26 @@ final class AttractionsSession {
     private let console: Console
     private let tracer: HopTracer
     private var editor: AttractionDetailPresenter?
+    private let settle: @MainActor () async -> Void
 
+    /// - Parameter settle: Waits for the work a command started below the store (a database's
+    ///   write); in a script, each command's hops are then all traced before its screen.
     init(
         list: AttractionListPresenter, screen: AttractionsScreen, console: Console,
-        tracer: HopTracer
+        tracer: HopTracer, settle: @escaping @MainActor () async -> Void = {}
     ) {
         self.list = list
         self.screen = screen
         self.console = console
         self.tracer = tracer
+        self.settle = settle
     }
 
     /// Whether an editor is open with unsaved work.
     var isEditing: Bool { editor != nil }
 
     /// Performs one command line.
-    func handle(_ line: String) -> CommandOutcome {
+    func handle(_ line: String) async -> CommandOutcome {
         screen.isWaitingForCommand = false
         defer { screen.isWaitingForCommand = true }
         let command: AttractionsCommand
@@ -38,6 +42,7 @@ final class AttractionsSession {
             return .failed(error.description)
         }
         let outcome = perform(command)
+        if !console.isInteractive { await settle() }
         screen.renderIfNeeded()
         return outcome
     }

@@ -91,7 +91,9 @@ let store = opened.store
 
 let list = AttractionListPresenter(store: store, tracer: tracer)
 let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
-let session = AttractionsSession(list: list, screen: screen, console: console, tracer: tracer)
+let session = AttractionsSession(
+    list: list, screen: screen, console: console, tracer: tracer,
+    settle: { if opened.format == .database { _ = await opened.flush() } })
 
 /// The greeting on a terminal (a function, so the text is not kept alive by the async main).
 func greet(_ console: Console, store: URL) {
@@ -109,7 +111,7 @@ let exitSignals = ExitSignals {
 screen.render()
 screen.isWaitingForCommand = true
 
-var status = await CommandLoop(console: console).run { line in session.handle(line) }
+var status = await CommandLoop(console: console).run { line in await session.handle(line) }
 session.cancelOpenEdit()
 if let problem = await opened.finish() {
     console.printError(problem)

@@ -54,12 +54,15 @@ final class AvatarsSession {
         case .load(let row), .reload(let row):
             guard let avatar = list.avatarPresenter(at: row - 1) else { return failure() }
             let isReload = if case .reload = command { true } else { false }
-            if !isReload, case .loaded = avatar.viewState.status {
-                // Nothing to fetch (the request is a cache hit): say so, instead of a silence
-                // that looks like a failure.
-                console.print(
-                    "row \(row): the avatar of \(avatar.viewState.address.terminalSafe) is already loaded (cached); 'reload \(row)' fetches it again"
-                )
+            let wasCached = if case .loaded = avatar.viewState.status { !isReload } else { false }
+            // Nothing to fetch (the request is a cache hit): said after the request's hops, cause
+            // before effect, instead of a silence that looks like a failure.
+            defer {
+                if wasCached {
+                    console.print(
+                        "row \(row): the avatar of \(avatar.viewState.address.terminalSafe) is already loaded (cached); 'reload \(row)' fetches it again"
+                    )
+                }
             }
             tracer.record(
                 from: .view, to: .presenter,

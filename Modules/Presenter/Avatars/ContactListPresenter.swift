@@ -26,7 +26,8 @@ public final class ContactListPresenter: ViewStatePresenter {
         self.manager = manager
         self.tracer = tracer
         self.state = ObservableProperty(ContactListViewState(rows: []))
-        contactsToken = manager.updates.subscribe(to: .contacts) { [weak self] _ in
+        contactsToken = manager.updates.subscribe(to: .contacts) { [weak self] update in
+            self?.tracer.record(from: .observation, to: .presenter, "\(update)")
             self?.contactsChanged()
         }
         contactsChanged()
