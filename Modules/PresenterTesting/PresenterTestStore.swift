@@ -21,9 +21,10 @@ public import Testing
 /// store fails too when a state was published and not asserted (by
 /// ``expect(sourceLocation:_:)``, ``receive(sourceLocation:_:)`` or ``skipStates(_:sourceLocation:)``)
 /// before the next intent or the end, and when ``finish(sourceLocation:)`` finds work still
-/// running. Nothing published slips through unseen: `finish()` first lets the presenter's pending
-/// work end, and whatever is published after it (or in a test that never calls it) is reported
-/// when the store is released.
+/// running. Nothing published slips through unseen: `finish()` first waits for the presenter's
+/// tracked work to end (a result that hops back through another queue included), so what that
+/// work publishes is reported at the test; only what untracked work publishes after it (or in a
+/// test that never calls it) is left to the store's release.
 ///
 /// Failures are reported as Swift Testing issues at the step's source location; one found when
 /// the store is released, at the last step (or where the store was made).
@@ -36,6 +37,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     private var received: [Presenter.ViewState] = []
     private var token: ObservationToken?
     private let isBusy: (@MainActor () -> Bool)?
+    private let patience: Duration
     /// Where the last step was written (at first, where the store was made): a failure found
     /// when the store is released is reported there.
     private var lastStep: SourceLocation
@@ -47,15 +49,20 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     ///   - isBusy: Whether work the presenter started is still running (a load in flight, say);
     ///     ``finish(sourceLocation:)`` fails while it says so. By default, the presenter's own
     ///     `hasPendingWork`.
+    ///   - patience: How long a step waits for the presenter's work to end before it says the work
+    ///     is still running: far more than any presenter's work in a test needs, by default, even
+    ///     under a sanitizer. The work's end is what a step waits for, not this long.
     ///   - sourceLocation: Where a failure found when the store is released is reported, until
     ///     a step is written.
     public init(
         _ presenter: Presenter, isBusy: (@MainActor () -> Bool)? = nil,
+        patience: Duration = .seconds(60),
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         self.presenter = presenter
         self.state = presenter.viewState
         self.isBusy = isBusy
+        self.patience = patience
         self.lastStep = sourceLocation
         self.token = presenter.observeViewState { [weak self] state in
             self?.received.append(state)
@@ -143,11 +150,20 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// How many times the store lets the main actor run scheduled jobs while it waits.
     private static var turnsToSettle: Int { 100 }
 
-    /// Waits until the presenter's pending work has finished, then lets the main actor run
-    /// what is already scheduled on it (a task an intent started, a hop back from other work):
-    /// a bounded number of turns, not a duration; fewer if `untilAState` and one arrives.
+    /// Whether the presenter's tracked work is still running.
+    private var isWorking: Bool { isBusy?() ?? presenter.hasPendingWork }
+
+    /// Waits until the presenter's tracked work has ended, however it ends (a result that hops
+    /// back through another queue included): not a number of turns, but for as long as the work
+    /// says it is running, up to the store's patience; fewer if `untilAState` and a state arrives. Then
+    /// lets the main actor run what is already scheduled on it (a task an intent started).
     private func settle(untilAState: Bool) async {
         await presenter.pendingWorkFinished()
+        let deadline = ContinuousClock.now + patience
+        while isWorking, !(untilAState && !received.isEmpty), ContinuousClock.now < deadline {
+            await presenter.pendingWorkFinished()
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         var turns = 0
         while !(untilAState && !received.isEmpty) && turns < Self.turnsToSettle {
             await Task.yield()
@@ -197,7 +213,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
             state = received[received.count - 1]
             received.removeAll()
         }
-        if isBusy?() ?? presenter.hasPendingWork {
+        if isWorking {
             fail(
                 "work the presenter started is still running at the end of the test", sourceLocation
             )
