@@ -8,9 +8,3 @@
 static inline int mvc_sqlite3_skip_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
-
-// Extended attributes, which the store uses to record on a write-ahead log which database file
-// it was made for (`LogOwner`): Swift's Glibc module leaves out <sys/xattr.h>. (Darwin has them.)
-#if defined(__linux__)
-#include <sys/xattr.h>
-#endif

@@ -18,15 +18,20 @@ public import Foundation
 /// several.
 ///
 /// Where the system has no such notices (a file system that does not send them, the per-user
-/// inotify limit reached), ``init(files:queue:onChange:)`` returns `nil`, and the caller polls.
+/// inotify limit reached), ``init(files:watchingFolderOnly:queue:onChange:)`` returns `nil`, and the caller polls.
 public final class FileChangeWatcher {
     private let sources: [any DispatchSourceProtocol]
 
     /// Starts watching `files`, calling `onChange` on `queue` after each change to one of them.
     ///
+    /// - Parameter watchingFolderOnly: Never open the files themselves, only their folder (where
+    ///   the system must open what it watches, on Apple platforms, a change inside a file is then
+    ///   not seen, only files made, moved or deleted). For files another library holds POSIX
+    ///   locks on (an SQLite database): closing any descriptor of a file drops them all.
     /// - Returns: `nil` if the system cannot watch them.
     public init?(
-        files: [URL], queue: DispatchQueue = .global(qos: .userInitiated),
+        files: [URL], watchingFolderOnly: Bool = false,
+        queue: DispatchQueue = .global(qos: .userInitiated),
         onChange: @escaping @Sendable () -> Void
     ) {
         guard !files.isEmpty else { return nil }
@@ -35,7 +40,11 @@ public final class FileChangeWatcher {
             else { return nil }
             sources = [source]
         #elseif canImport(Darwin)
-            guard let sources = Self.vnodeSources(files: files, queue: queue, onChange: onChange)
+            guard
+                let sources = Self.vnodeSources(
+                    files: watchingFolderOnly ? [] : files,
+                    folders: Set(files.map { $0.deletingLastPathComponent().path }), queue: queue,
+                    onChange: onChange)
             else { return nil }
             self.sources = sources
         #else
@@ -78,9 +87,9 @@ public final class FileChangeWatcher {
         /// A source on each folder (a file created or renamed into it) and on each file that
         /// exists (written to, extended, replaced).
         private static func vnodeSources(
-            files: [URL], queue: DispatchQueue, onChange: @escaping @Sendable () -> Void
+            files: [URL], folders: Set<String>, queue: DispatchQueue,
+            onChange: @escaping @Sendable () -> Void
         ) -> [any DispatchSourceProtocol]? {
-            let folders = Set(files.map { $0.deletingLastPathComponent().path })
             var sources: [any DispatchSourceProtocol] = []
             for path in folders.sorted() + files.map(\.path) {
                 let descriptor = open(path, O_EVTONLY)

@@ -14,7 +14,7 @@ extension ListStore where Element: SQLiteListElement {
     ///   - busyWait: How long an edit waits for another process's write to end before its write
     ///     fails (and is tried again).
     ///   - watchesFileEvents: Whether to learn of other processes' commits from the operating
-    ///     system (see ``/MVCPersistence/FileChangeWatcher``).
+    ///     system's notices of the file's folder (see ``/MVCPersistence/FileChangeWatcher``).
     ///   - pollInterval: How often to look for other processes' commits where the system gives no
     ///     notices (with notices, every 2 s as a backstop); `nil` looks only on notices, or when
     ///     asked (``SQLitePersistence/lookForChanges()``).
@@ -60,27 +60,10 @@ public enum SQLiteListFile<Element: SQLiteListElement> {
     /// - Throws: `PersistenceError.unwritable` if a file is already there (it is not replaced) or
     ///   the database cannot be written.
     ///
-    /// The database is built under a temporary name beside `url` and renamed into place once it
-    /// is complete: a write that fails part-way leaves nothing at `url`.
+    /// The database is built under a temporary name beside `url` and linked into place once it is
+    /// complete: a write that fails part-way leaves nothing at `url`, and a file another program
+    /// makes there meanwhile is never replaced.
     public static func write(_ elements: [Element], to url: URL) async throws(PersistenceError) {
-        let taken = PersistenceError.unwritable(
-            path: url.path, reason: "a file is already there; it was left as it is")
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
-        let building = url.deletingLastPathComponent().appending(
-            path: ".\(url.lastPathComponent).\(UUID().uuidString).building")
-        let database = ListDatabase<Element>(url: building)
-        do throws(PersistenceError) {
-            _ = try await database.open()
-            // A file of its own, just made: it is empty.
-            _ = try await database.fillIfEmpty(with: elements, logged: false)
-            await database.close()
-            try await database.move(to: url, unlessTaken: taken)
-        } catch {
-            await database.close()
-            for suffix in [""] + companionSuffixes {
-                try? FileManager.default.removeItem(atPath: building.path + suffix)
-            }
-            throw error
-        }
+        try await ListDatabase<Element>.create(elements, at: url)
     }
 }

@@ -31,10 +31,15 @@ final class SQLiteConnection {
 
     /// Opens (or creates) the database at `path`.
     ///
-    /// - Parameter busyWait: How long a statement waits for another process's lock before it
-    ///   fails with `SQLITE_BUSY`.
-    /// - Parameter readOnly: Open for reading only: nothing is ever written to the file.
-    init(path: String, busyWait: Duration, readOnly: Bool = false) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - busyWait: How long a statement waits for another process's lock before it fails with
+    ///     `SQLITE_BUSY`.
+    ///   - readOnly: Open for reading only: nothing is ever written to the file.
+    ///   - immutable: Read a file that nothing can change (on a read-only disk), as SQLite's
+    ///     `immutable` URI parameter says: no locks, no log index.
+    init(path: String, busyWait: Duration, readOnly: Bool = false, immutable: Bool = false)
+        throws(SQLiteError)
+    {
         // SQLite names its companions after the file (`-journal`, the longest suffix), so a name
         // that leaves no room for one would make the file and then fail: refused first.
         let name = path.split(separator: "/").last.map { $0.utf8.count } ?? 0
@@ -51,8 +56,9 @@ final class SQLiteConnection {
         var opened: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+            | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+        let location = immutable ? URL(fileURLWithPath: path).absoluteString + "?immutable=1" : path
+        let status = sqlite3_open_v2(location, &opened, flags, nil)
         guard let opened else { throw SQLiteError(code: status, message: "out of memory") }
         guard status == SQLITE_OK else {
             let error = SQLiteError(code: status, message: String(cString: sqlite3_errmsg(opened)))
@@ -131,6 +137,22 @@ final class SQLiteConnection {
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.integer(at: 0)
+    }
+
+    /// The first column of every row `sql` returns, as text.
+    func strings(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> [String] {
+        let statement = try statement(sql).bind(values)
+        defer { statement.reset() }
+        var result: [String] = []
+        while try statement.step() { result.append(statement.text(at: 0) ?? "") }
+        return result
+    }
+
+    /// The first column of the first row `sql` returns, as an integer; `nil` if it returns none.
+    func integer(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> Int64? {
+        let statement = try statement(sql).bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? statement.integer(at: 0) : nil
     }
 
     /// The row id of the last row inserted (a change log entry's `seq`).

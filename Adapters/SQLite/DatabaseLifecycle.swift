@@ -1,0 +1,104 @@
+/// The life of an SQLite persistence, as a pure value: the stage it is in, and what each event
+/// leads to. `SQLitePersistence` runs the effects; every stage × event is decided here, and tested
+/// without any file.
+///
+/// The one decision that loses data when wrong: once the path no longer names the file that was
+/// opened (deleted, moved, replaced, emptied by another program), nothing more is written there,
+/// the user is told once, and the list held in memory is written whole to a new file beside it,
+/// at the next edit or at the end. Nothing tries to guess what other programs did with the file.
+package enum DatabaseLifecycle: Equatable, Sendable {
+    /// The file is being opened and read; nothing else happens until that ends.
+    case opening
+    /// The file at the path is the one open: edits are written to it, other programs' commits
+    /// read from it.
+    case open
+    /// The path no longer names the file open here (`reason` says why); the list waits to be
+    /// written to `recovery`, a new file beside it.
+    case detached(reason: String, recovery: String)
+    /// Writing what is queued, then letting go of the file; no look, notice or status change
+    /// after this.
+    case closing
+    /// Done: every later event is ignored.
+    case closed
+
+    /// What happened.
+    package enum Event: Equatable, Sendable {
+        /// The file was opened and read.
+        case opened
+        /// A look or a write found the path no longer naming the open file.
+        case fileLost(reason: String, recovery: String)
+        /// The user edited the list (it is in memory; where it goes depends on the stage).
+        case edited
+        /// The program is about to end, or asked for everything to be written.
+        case flushRequested
+        /// The list was written whole to the recovery file, which is now the one open.
+        case recovered
+        /// Closing was asked for.
+        case closeRequested
+        /// The file was let go.
+        case closed
+    }
+
+    /// What the persistence must do.
+    package enum Effect: Equatable, Sendable {
+        /// Write the edits queued, in order, to the open file.
+        case writeQueued
+        /// Fold this connection's commits into the lost file and empty its log, so that no later
+        /// file at the path reads them as its own.
+        case foldLog
+        /// Tell the user, once.
+        case tell(String)
+        /// Write the whole list to this new file, and keep the list there from now on.
+        case writeList(to: String)
+        /// Stop looking for other programs' commits, and wait for a look under way.
+        case stopLooking
+        /// Let go of the file.
+        case closeFile
+    }
+
+    /// Moves to the stage `event` leads to.
+    ///
+    /// - Parameter path: The database's path, as the user knows it (for the notice).
+    /// - Returns: The effects to run, in order.
+    package mutating func handle(_ event: Event, path: String) -> [Effect] {
+        switch (self, event) {
+        case (.opening, .opened):
+            self = .open
+            return []
+        case (.open, .edited), (.open, .flushRequested):
+            return [.writeQueued]
+        case (.open, .fileLost(let reason, let recovery)):
+            self = .detached(reason: reason, recovery: recovery)
+            return [
+                .foldLog,
+                .tell(
+                    "the database \(path) is no longer the file open here: \(reason). Nothing more is written there; the list open here is kept, and goes to \(recovery) at the next edit or when the program ends"
+                ),
+            ]
+        case (.detached(_, let recovery), .edited), (.detached(_, let recovery), .flushRequested):
+            return [.writeList(to: recovery)]
+        case (.detached, .recovered):
+            self = .open
+            return [.writeQueued]
+        case (.detached(_, let recovery), .closeRequested):
+            // Written first, then let go (a failure leaves it detached: closing again retries).
+            return [.stopLooking, .writeList(to: recovery)]
+        case (.open, .closeRequested):
+            self = .closing
+            return [.stopLooking, .writeQueued, .closeFile]
+        case (.opening, .closeRequested):
+            self = .closed
+            return [.closeFile]
+        case (.closing, .closed), (.open, .closed), (.opening, .closed):
+            self = .closed
+            return []
+        case (.opening, _), (.open, _), (.detached, _), (.closing, _), (.closed, _):
+            // Nothing else changes anything: a second loss is the same loss, an edit while
+            // closing is in the list already, and a closed persistence hears nothing.
+            return []
+        }
+    }
+
+    /// Whether edits go to the open file now.
+    package var writes: Bool { self == .open || self == .closing }
+}

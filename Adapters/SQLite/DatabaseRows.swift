@@ -1,0 +1,163 @@
+import Dispatch
+import MVCModel
+
+/// The text of every row, in list order, as stored: read in one go, so that decoding can be
+/// spread over every core.
+struct StoredRows: Sendable {
+    /// Each row's id.
+    var ids: [String] = []
+    /// Each row's field texts, `Element.fields.count` per row, in field order; `nil` for a field
+    /// the row does not have (it keeps its default).
+    var texts: [String?] = []
+    /// The last change log entry the rows include.
+    var through: Int64 = 0
+
+    /// Every row's text, in list order, with the last change log entry.
+    static func read<Element: SQLiteListElement>(
+        _ connection: SQLiteConnection, for _: Element.Type
+    ) throws -> StoredRows {
+        let existing = Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
+        let fields = Element.fields
+        // A described field without a column yet (a database made before it) reads as NULL.
+        let columns = fields.map {
+            existing.contains($0.name) ? DatabaseSchema.quoted($0.name) : "NULL"
+        }
+        var rows = StoredRows()
+        let statement = try connection.statement(
+            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, id")
+        defer { statement.reset() }
+        while try statement.step() {
+            rows.ids.append(statement.text(at: 0) ?? "")
+            for column in fields.indices {
+                rows.texts.append(statement.text(at: Int32(column + 1)))
+            }
+        }
+        rows.through = try connection.integer("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
+        return rows
+    }
+}
+
+/// A row decoded: its element, or why it is not one.
+enum DecodedRow<Element: SQLiteListElement> {
+    case missing
+    case unreadable(String)
+    case found(Element)
+
+    /// The row with `id`, read with `statements.select`.
+    static func read(
+        _ id: Element.ID, in connection: SQLiteConnection, statements: FieldStatements
+    ) throws -> DecodedRow {
+        let statement = try connection.statement(statements.select).bind(.text(id.description))
+        defer { statement.reset() }
+        guard try statement.step() else { return .missing }
+        var problem: String?
+        let texts = Element.fields.indices.map { statement.text(at: Int32($0 + 1)) }
+        if let element = RowDecoder<Element>.element(
+            key: statement.text(at: 0) ?? "", texts: texts, from: 0,
+            fields: ContiguousArray(Element.fields), problem: &problem)
+        {
+            return .found(element)
+        }
+        return .unreadable(problem ?? "a row that cannot be read")
+    }
+}
+
+/// Decodes stored rows into elements, checking each against the model's rules.
+enum RowDecoder<Element: SQLiteListElement> {
+    /// The elements the rows hold, decoded on every core (without leaving the calling thread,
+    /// so the database's actor takes no other call meanwhile), with the rows that could not be
+    /// read or break a rule (numbered from 1), in order.
+    static func decode(_ rows: StoredRows) -> (
+        elements: [Element], problems: [(row: Int, reason: String)]
+    ) {
+        let count = rows.ids.count
+        let chunks = max(1, min(64, count / 20_000))
+        let parts = ChunkResults<([Element], [(row: Int, reason: String)])>(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
+            parts.store(decoded(rows, range), at: chunk)
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var problems: [(row: Int, reason: String)] = []
+        for part in parts.values {
+            elements += part.0
+            problems += part.1
+        }
+        return (elements, problems)
+    }
+
+    private static func decoded(_ rows: StoredRows, _ range: Range<Int>) -> (
+        [Element], [(row: Int, reason: String)]
+    ) {
+        let fields = ContiguousArray(Element.fields)
+        var elements: [Element] = []
+        elements.reserveCapacity(range.count)
+        var problems: [(row: Int, reason: String)] = []
+        var problem: String?
+        for row in range {
+            if let element = element(
+                key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
+                problem: &problem)
+            {
+                elements.append(element)
+            } else {
+                problems.append((row + 1, problem ?? "it cannot be read"))
+            }
+        }
+        return (elements, problems)
+    }
+
+    /// The element a row's id and field texts describe (a `nil` text keeps the field's default).
+    ///
+    /// - Parameters:
+    ///   - texts: Every row's field texts; this row's are the `fields.count` from `start` (not a
+    ///     slice: this runs a million times, and a slice costs a retain each time).
+    ///   - problem: Set to why the row is not an element, when it is not.
+    static func element(
+        key: String, texts: [String?], from start: Int,
+        fields: ContiguousArray<ElementField<Element>>, problem: inout String?
+    ) -> Element? {
+        // Written exactly as this code writes ids, or every later edit, which finds its row by
+        // that text, would miss it (a lower-case UUID, say).
+        guard let id = Element.ID(key), id.description == key else {
+            let article = "aeiou".contains(Element.noun.first ?? "x") ? "an" : "a"
+            problem = "its id “\(key)” is not the id of \(article) \(Element.noun), as written here"
+            return nil
+        }
+        var element = Element(blankWithID: id)
+        for index in fields.indices {
+            guard let text = texts[start + index] else { continue }
+            if let broken = fields[index].set(text, in: &element) {
+                problem = "\(Element.noun) \(key), field “\(fields[index].name)”: \(broken)"
+                return nil
+            }
+        }
+        if let broken = element.problems.first {
+            problem = "\(Element.noun) \(key): \(broken)"
+            return nil
+        }
+        return element
+    }
+}
+
+/// One result per chunk, each stored by the one thread that works on that chunk.
+private final class ChunkResults<Value>: @unchecked Sendable {
+    // Safe: `concurrentPerform` gives each index to one thread, each thread writes only its own
+    // slot of storage allocated up front, and `values` is read after every thread has finished.
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func store(_ value: Value, at index: Int) { storage[index] = value }
+
+    var values: [Value] { storage.compactMap { $0 } }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import MVCModel
+import MVCStore
+
+/// Writing: one edit a transaction, each with its change log entry, and whole new databases.
+extension ListDatabase {
+    /// Writes one edit in a transaction of its own, durably, with its change log entry.
+    ///
+    /// A replacement writes only the fields the edit changed, onto the row as it is now: a field
+    /// another process changed meanwhile is kept. If the result is not what this process holds
+    /// (or would break a rule, in which case the row is left as it is), it is returned.
+    ///
+    /// A statement that fails is reset and its transaction rolled back (`SQLiteConnection`), so
+    /// the connection is never left inside one.
+    ///
+    /// - Returns: The element as the database now holds it, when it differs from the edit's; the
+    ///   row it was placed after, for an insert or a move (another process may have moved its
+    ///   neighbours meanwhile); and the edit's change log entry.
+    func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError)
+        -> WriteResult<Element>
+    {
+        let connection = try connected()
+        // Every thousandth write trims the change log in its own transaction, where the write lock
+        // is already held: a trimming never waits for, or fails on, another program.
+        let trims = writesSinceTrimming + 1 >= 1_000
+        do {
+            let result = try connection.writing { () throws -> WriteResult<Element> in
+                var result = try apply(write, in: connection)
+                try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
+                    .bind(.text(write.change.element.id.description), .text(origin)).run()
+                result.entry = connection.lastInsertedRow
+                if trims {
+                    try connection.statement(
+                        "DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?"
+                    ).bind(.integer(DatabaseSchema.keptChanges)).run()
+                }
+                return result
+            }
+            writesSinceTrimming = trims ? 0 : writesSinceTrimming + 1
+            return result
+        } catch let error as PersistenceError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .unwritable(path: path, reason: error.isBusy ? busyReason : error.message)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Why a write failed when another program kept the database locked.
+    nonisolated var busyReason: String {
+        "another program kept the database locked for longer than \(busyWait)"
+    }
+
+    /// Whether `error` is a write's that failed only because another program kept the database
+    /// locked: it may work later.
+    nonisolated func isBusy(_ error: PersistenceError) -> Bool {
+        error == .unwritable(path: path, reason: busyReason)
+    }
+
+    /// Writes `elements` into the database just opened, in one transaction, if it has no rows.
+    func fill(with elements: [Element]) throws(PersistenceError) {
+        let connection = try connected()
+        do {
+            try connection.writing {
+                guard try connection.integer("SELECT count(*) FROM elements") == 0 else { return }
+                var rank: Int64 = 0
+                for element in elements {
+                    rank += DatabaseSchema.rankGap
+                    try connection.statement(statements.insert)
+                        .bind(
+                            [.text(element.id.description), .integer(rank)] + fieldValues(element)
+                        )
+                        .run()
+                }
+            }
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Writes `elements` as a new database at `url`, never over a file already there: built
+    /// under a temporary name beside it, and linked into place once complete.
+    static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
+        let taken = PersistenceError.unwritable(
+            path: url.path, reason: "a file is already there; it was left as it is")
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
+        let building = url.deletingLastPathComponent().appending(
+            path: ".\(url.lastPathComponent).\(UUID().uuidString).building")
+        let database = ListDatabase(url: building)
+        defer {
+            for suffix in ["", "-wal", "-shm"] { unlink(building.path + suffix) }
+        }
+        _ = try await database.open()
+        try await database.fill(with: elements)
+        await database.close()
+        // A hard link fails if the name is taken: nothing is replaced, even by a program that
+        // makes a file there in the meantime.
+        guard link(building.path, url.path) == 0 else {
+            if errno == EEXIST { throw taken }
+            throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
+        -> WriteResult<Element>
+    {
+        switch write.change {
+        case .inserted(let element, _):
+            let rank = try rank(
+                placing: element.id, after: write.predecessor, before: write.successor,
+                in: connection)
+            try connection.statement(statements.insert)
+                .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
+            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
+        case .removed(let element, _):
+            try connection.statement("DELETE FROM elements WHERE id = ?")
+                .bind(.text(element.id.description)).run()
+        case .moved(let element, _, _):
+            let rank = try rank(
+                placing: element.id, after: write.predecessor, before: write.successor,
+                in: connection)
+            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
+                .bind(.integer(rank), .text(element.id.description)).run()
+            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
+        case .replaced(let old, let new, _):
+            let stored: Element
+            switch try DecodedRow<Element>.read(new.id, in: connection, statements: statements) {
+            case .missing:
+                // Deleted by another process meanwhile: the deletion stands.
+                return WriteResult()
+            case .unreadable:
+                // A row this code cannot read (written by hand) is replaced by the edit's.
+                try writeFields(of: new, in: connection)
+                return WriteResult()
+            case .found(let element):
+                stored = element
+            }
+            let result = stored.applying(editFrom: old, to: new)
+            guard result.problems.isEmpty else { return WriteResult(merged: stored) }
+            try writeFields(of: result, in: connection)
+            return WriteResult(merged: result == new ? nil : result)
+        }
+        return WriteResult()
+    }
+
+    /// The id of the row just before `rank`; `nil` at the front.
+    private func predecessor(ofRank rank: Int64, in connection: SQLiteConnection) throws
+        -> Element.ID?
+    {
+        try connection.strings(
+            "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
+            .integer(rank)
+        ).first.flatMap(Element.ID.init)
+    }
+
+    private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
+        try connection.statement(statements.update)
+            .bind(fieldValues(element) + [.text(element.id.description)]).run()
+    }
+
+    private func fieldValues(_ element: Element) -> [SQLiteValue] {
+        Element.fields.map { .text($0.text(in: element)) }
+    }
+
+    /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the
+    /// predecessor is not in the database; at the front if there is none; at the end if neither
+    /// neighbour is there any more).
+    private func rank(
+        placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
+        in connection: SQLiteConnection
+    )
+        throws -> Int64
+    {
+        for _ in 0..<2 {
+            if let rank = try placement(
+                of: id, after: predecessor, before: successor, in: connection)
+            {
+                return rank
+            }
+            try renumber(connection)
+        }
+        throw PersistenceError.unwritable(
+            path: path, reason: "no room for a rank after renumbering")
+    }
+
+    /// The rank between the neighbours, or `nil` if they have no room between them.
+    private func placement(
+        of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
+        in connection: SQLiteConnection
+    ) throws -> Int64? {
+        let key = SQLiteValue.text(id.description)
+        let rankOf = "SELECT rank FROM elements WHERE id = ?"
+        if let predecessor,
+            let low = try connection.integer(rankOf, .text(predecessor.description))
+        {
+            let high = try connection.integer(
+                "SELECT rank FROM elements WHERE rank > ? AND id != ? ORDER BY rank LIMIT 1",
+                .integer(low), key)
+            return Self.between(low, high)
+        }
+        if let successor, let high = try connection.integer(rankOf, .text(successor.description)) {
+            let low = try connection.integer(
+                "SELECT rank FROM elements WHERE rank < ? AND id != ? ORDER BY rank DESC LIMIT 1",
+                .integer(high), key)
+            return Self.between(low, high)
+        }
+        if predecessor == nil {
+            let first = try connection.integer(
+                "SELECT rank FROM elements WHERE id != ? ORDER BY rank LIMIT 1", key)
+            return Self.between(nil, first)
+        }
+        let last = try connection.integer(
+            "SELECT rank FROM elements WHERE id != ? ORDER BY rank DESC LIMIT 1", key)
+        return Self.between(last, nil)
+    }
+
+    /// A rank strictly between `low` and `high` (either may be open), or `nil` if there is none.
+    static func between(_ low: Int64?, _ high: Int64?) -> Int64? {
+        switch (low, high) {
+        case (nil, nil): return 0
+        case (let low?, nil):
+            let (rank, overflow) = low.addingReportingOverflow(DatabaseSchema.rankGap)
+            return overflow ? nil : rank
+        case (nil, let high?):
+            let (rank, overflow) = high.subtractingReportingOverflow(DatabaseSchema.rankGap)
+            return overflow ? nil : rank
+        case (let low?, let high?):
+            // low < high always; halving the distance cannot overflow.
+            let distance = high / 2 - low / 2 + (high % 2 - low % 2) / 2
+            return distance >= 1 && low + distance < high ? low + distance : nil
+        }
+    }
+
+    /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (only after
+    /// about 32 inserts in a row between the same two elements).
+    func renumber(_ connection: SQLiteConnection) throws {
+        let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, id")
+        let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap
+        for (position, id) in ids.enumerated() {
+            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
+                .bind(.integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id)).run()
+        }
+    }
+}

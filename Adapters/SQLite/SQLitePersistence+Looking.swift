@@ -1,0 +1,163 @@
+import MVCModel
+import MVCStore
+import MVCTracing
+
+/// Taking in other processes' commits: read off the main actor, applied on it as ordinary store
+/// edits, a few milliseconds at a time.
+extension SQLitePersistence {
+    /// Looks for other processes' commits now, and takes them in.
+    ///
+    /// Called by the watcher; call it yourself to look without waiting for one.
+    public func lookForChanges() {
+        lookForChanges(force: false)
+    }
+
+    func lookForChanges(force: Bool) {
+        guard lifecycle == .open, !isClosedForGood else { return }
+        // A look that must see the log stays forced until it happens.
+        forcesNextLook = forcesNextLook || force
+        guard !isLooking, pending.isEmpty else {
+            looksAgain = true
+            return
+        }
+        looksAgain = false
+        isLooking = true
+        let editsBefore = edits
+        let (seen, force, whole) = (self.seen, forcesNextLook, readsWholeNext)
+        let database = self.database
+        Task { [weak self] in
+            let lost = await database.lost()
+            var result: Result<RemoteChanges<Element>?, PersistenceError> = .success(nil)
+            if lost == nil {
+                do throws(PersistenceError) {
+                    result = .success(
+                        try await database.changes(after: seen, force: force, whole: whole))
+                } catch {
+                    result = .failure(error)
+                }
+            }
+            await self?.lookEnded(result, lost: lost, in: database, editsBefore: editsBefore)
+        }
+    }
+
+    private func lookEnded(
+        _ result: Result<RemoteChanges<Element>?, PersistenceError>, lost: String?,
+        in looked: ListDatabase<Element>, editsBefore: Int
+    ) async {
+        defer {
+            isLooking = false
+            if looksAgain { lookForChanges(force: true) }
+        }
+        // Closed, or the list moved to another file, while the look was under way.
+        guard lifecycle == .open, !isClosedForGood, looked === database else { return }
+        if let lost { return fileLost(lost) }
+        let changes: RemoteChanges<Element>?
+        switch result {
+        case .success(let read):
+            changes = read
+            forcesNextLook = false
+        case .failure(.corrupt(_, let reason)):
+            return fileLost("another program damaged it (\(reason))")
+        case .failure(let error):
+            forcesNextLook = true
+            store?.postNotice("could not read other programs' changes: \(error)")
+            return
+        }
+        guard let changes, let store else { return }
+        // An edit made meanwhile may be one the rows read do not have yet: read again after it.
+        guard edits == editsBefore else {
+            if case .whole = changes { readsWholeNext = true }
+            looksAgain = true
+            return
+        }
+        let completed: Bool
+        switch changes {
+        case .rows(let rows, let through, let problems):
+            // The rows read hold this process's own entries too; only those that change the list
+            // here are another process's edits to trace.
+            let bringing = rows.filter { !Self.edits(bringing: $0, into: store).isEmpty }.count
+            if bringing > 0 {
+                tracer.record(
+                    from: .persistence, to: .store,
+                    "take in another process's edits (\(Element.counted(bringing)))")
+            }
+            completed = await applyInSlices(rows, editsBefore: editsBefore) { row in
+                store.takeIn(Self.edits(bringing: row, into: store))
+            }
+            if completed { finish(through: through, problems: problems, in: store) }
+        case .whole(let elements, let through, let problems):
+            // Until it is applied whole, the next look reads whole too.
+            readsWholeNext = true
+            tracer.record(
+                from: .persistence, to: .store,
+                "take in the whole list (\(Element.counted(elements.count)))")
+            let current = store.elements
+            let difference = await Task.detached {
+                ListDifference.changes(from: current, to: elements)
+            }.value
+            guard edits == editsBefore, store.elements == current else {
+                looksAgain = true
+                return
+            }
+            completed = await applyInSlices(difference, editsBefore: editsBefore) {
+                store.takeIn([$0])
+            }
+            if completed {
+                readsWholeNext = false
+                finish(through: through, problems: problems, in: store)
+            }
+        }
+        if !completed { looksAgain = true }
+    }
+
+    private func finish(through: Int64, problems: [String], in store: ListStore<Element>) {
+        seen = through
+        for problem in problems {
+            store.postNotice("skipped a row another program wrote: \(problem)")
+        }
+    }
+
+    /// Applies `items` one at a time through `apply`, yielding the main actor every few
+    /// milliseconds; stops (returning `false`) if this process edits meanwhile.
+    private func applyInSlices<Item>(
+        _ items: [Item], editsBefore: Int, _ apply: (Item) -> Void
+    ) async -> Bool {
+        var slice = ContinuousClock.now
+        for item in items {
+            if ContinuousClock.now - slice > .milliseconds(4) {
+                await Task.yield()
+                guard edits == editsBefore else { return false }
+                slice = .now
+            }
+            apply(item)
+        }
+        return true
+    }
+
+    /// The edits that make the store's list agree with `row`: its removal, or its insertion,
+    /// replacement and move to right after its predecessor.
+    static func edits(bringing row: RemoteRow<Element>, into store: ListStore<Element>)
+        -> [ListEdit<Element>]
+    {
+        let position = store.position(of: row.id)
+        guard let element = row.element else {
+            guard let position, let current = store.element(withID: row.id) else { return [] }
+            return [.remove(current, at: position)]
+        }
+        let after = row.predecessor.flatMap(store.position(of:))
+        guard let position, let current = store.element(withID: row.id) else {
+            return [
+                .insert(
+                    element, at: after.map { $0 + 1 } ?? (row.predecessor == nil ? 0 : store.count))
+            ]
+        }
+        var edits: [ListEdit<Element>] = []
+        if current != element { edits.append(.replace(old: current, new: element)) }
+        let currentPredecessor = position > 0 ? store.elements[position - 1].id : nil
+        if currentPredecessor != row.predecessor, row.predecessor == nil || after != nil {
+            let destination = after.map { $0 < position ? $0 + 1 : $0 } ?? 0
+            edits.append(.move(row.id, from: position, to: destination))
+        }
+        return edits
+    }
+}
