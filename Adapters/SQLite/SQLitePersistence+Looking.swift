@@ -1,4 +1,6 @@
+import Foundation
 import MVCModel
+import MVCPersistence
 import MVCStore
 import MVCTracing
 
@@ -159,5 +161,65 @@ extension SQLitePersistence {
             edits.append(.move(row.id, from: position, to: destination))
         }
         return edits
+    }
+
+    // MARK: Watching
+
+    /// Starts following other processes' commits: from the operating system's notices of the
+    /// folder (never of the database's own files), with a slow look every 2 s (or `pollInterval`,
+    /// if longer) in case a notice never comes; every `pollInterval` where there are no notices;
+    /// `nil` never polls.
+    func watch(events: Bool, pollInterval: Duration?, clock: any Clock<Duration>) {
+        watching = (events, pollInterval, clock)
+        restartWatching()
+    }
+
+    func restartWatching() {
+        watcher?.cancel()
+        poller?.cancel()
+        guard let (events, pollInterval, clock) = watching, !isClosedForGood else { return }
+        watcher =
+            events
+            ? FileChangeWatcher(
+                files: [url, URL(fileURLWithPath: url.path + "-wal")], watchingFolderOnly: true
+            ) { [weak self] in
+                Task { @MainActor in self?.fileChanged() }
+            } : nil
+        guard let pollInterval else { return }
+        let interval = watcher == nil ? pollInterval : max(pollInterval, .seconds(2))
+        poller = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                self?.lookForChanges()
+            }
+        }
+    }
+
+    /// Looks now, and again after growing pauses for about a second and a half: a notice can
+    /// come from the first bytes of a commit, before SQLite has flushed it for readers.
+    private func fileChanged() {
+        lookForChanges()
+        trailingLooks?.cancel()
+        trailingLooks = Task { [weak self] in
+            for pause in [2, 3, 5, 15, 25, 50, 100, 200, 400, 800] {
+                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return }
+                self?.lookForChanges()
+            }
+        }
+    }
+
+    func stopLooking() {
+        watching = nil
+        watcher?.cancel()
+        watcher = nil
+        poller?.cancel()
+        trailingLooks?.cancel()
+    }
+
+    /// Returns once no look is under way.
+    func waitForLook() async {
+        while isLooking {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 }

@@ -57,10 +57,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     var looksAgain = false
     var forcesNextLook = false
     var readsWholeNext = false
-    private var watcher: FileChangeWatcher?
-    private var poller: Task<Void, Never>?
-    private var trailingLooks: Task<Void, Never>?
-    private var watching: (events: Bool, pollInterval: Duration?, clock: any Clock<Duration>)?
+    var watcher: FileChangeWatcher?
+    var poller: Task<Void, Never>?
+    var trailingLooks: Task<Void, Never>?
+    var watching: (events: Bool, pollInterval: Duration?, clock: any Clock<Duration>)?
 
     init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
         self.database = database
@@ -277,7 +277,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// The first name beside `url` that no file has: `name.recovered.ext`, then
     /// `name.recovered-2.ext`, and so on.
-    static func recoveryURL(for url: URL) -> URL {
+    package static func recoveryURL(for url: URL) -> URL {
         let folder = url.deletingLastPathComponent()
         let stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
@@ -336,66 +336,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         lastError = error
         status.value = .failed(error, attempts: failures)
         resumeWaiters()
-    }
-
-    // MARK: Watching
-
-    /// Starts following other processes' commits: from the operating system's notices of the
-    /// folder (never of the database's own files), with a slow look every 2 s (or `pollInterval`,
-    /// if longer) in case a notice never comes; every `pollInterval` where there are no notices;
-    /// `nil` never polls.
-    func watch(events: Bool, pollInterval: Duration?, clock: any Clock<Duration>) {
-        watching = (events, pollInterval, clock)
-        restartWatching()
-    }
-
-    private func restartWatching() {
-        watcher?.cancel()
-        poller?.cancel()
-        guard let (events, pollInterval, clock) = watching, !isClosedForGood else { return }
-        watcher =
-            events
-            ? FileChangeWatcher(
-                files: [url, URL(fileURLWithPath: url.path + "-wal")], watchingFolderOnly: true
-            ) { [weak self] in
-                Task { @MainActor in self?.fileChanged() }
-            } : nil
-        guard let pollInterval else { return }
-        let interval = watcher == nil ? pollInterval : max(pollInterval, .seconds(2))
-        poller = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                self?.lookForChanges()
-            }
-        }
-    }
-
-    /// Looks now, and again after growing pauses for about a second and a half: a notice can
-    /// come from the first bytes of a commit, before SQLite has flushed it for readers.
-    private func fileChanged() {
-        lookForChanges()
-        trailingLooks?.cancel()
-        trailingLooks = Task { [weak self] in
-            for pause in [2, 3, 5, 15, 25, 50, 100, 200, 400, 800] {
-                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return }
-                self?.lookForChanges()
-            }
-        }
-    }
-
-    private func stopLooking() {
-        watching = nil
-        watcher?.cancel()
-        watcher = nil
-        poller?.cancel()
-        trailingLooks?.cancel()
-    }
-
-    /// Returns once no look is under way.
-    private func waitForLook() async {
-        while isLooking {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
     }
 }
 

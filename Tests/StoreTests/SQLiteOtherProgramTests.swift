@@ -31,6 +31,82 @@ struct SQLiteOtherProgramTests {
         try await persistence.close()
         #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre", "Orsay"])
     }
+
+    @Test(
+        "a store open while this process opens a second store and reads the file keeps SQLite's locks: another program sees its save, and keeps its own commit"
+    )
+    func secondOpeningInThisProcess() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        // The same process opens the file twice more: a second store, and a read of the list.
+        let (_, second) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        _ = try await SQLiteListFile<Attraction>.read(from: url)
+        // Another program reads and exits: were this process's locks dropped, it would take
+        // itself for the last user and fold the log away.
+        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        let seen = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
+        try await second.close()
+        try await persistence.close()
+
+        #expect(seen == "Louvre,Orsay")
+        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre,Orsay,Cluny")
+        #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
+    }
+
+    @Test(
+        "a database another program deletes, replaces or empties while it is open is told once, and the list goes whole to a new file beside it at the next edit",
+        arguments: ["delete", "replace", "empty"])
+    func lostWhileOpen(how: String) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, watchesFileEvents: false, pollInterval: nil)
+        var notices: [String] = []
+        let token = store.notice.observe(options: .new) { change in
+            if let notice = change.newValue ?? nil { notices.append(notice.message) }
+        }
+        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, how)
+        let left = try? Data(contentsOf: url)
+
+        persistence.lookForChanges()
+        #expect(await eventually { !notices.isEmpty })
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        persistence.lookForChanges()
+        try store.add(Attraction(name: "Cluny"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        let recovered = folder.file("s.recovered.sqlite")
+        #expect(notices.count == 1, "\(notices)")
+        #expect(notices.first?.contains(url.path) == true)
+        #expect(notices.first?.contains(recovered.path) == true)
+        #expect(persistence.url == recovered)
+        #expect(try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay", "Cluny"])
+        // What the other program left at the path is its own: not written to, not taken away.
+        #expect((try? Data(contentsOf: url)) == left)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("a recovery file never replaces one already there: the next free name is taken")
+    func recoveryNameTaken() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        try Data("mine".utf8).write(to: folder.file("s.recovered.sqlite"))
+
+        #expect(
+            SQLitePersistence<Attraction>.recoveryURL(for: url)
+                == folder.file("s.recovered-2.sqlite"))
+        #expect(try Data(contentsOf: folder.file("s.recovered.sqlite")) == Data("mine".utf8))
+    }
 }
 
 /// Another program on the database, run as a child process with Python's `sqlite3` module.
@@ -63,6 +139,63 @@ final class OtherSQLiteProgram: Sendable {
             throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")
         }
         return program
+    }
+
+    /// Prints the names in the list, in order, comma-separated.
+    static let names = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1])
+        rows = connection.execute("SELECT name FROM elements ORDER BY rank").fetchall()
+        print(",".join(row[0] for row in rows))
+        """
+
+    /// Inserts an attraction named `sys.argv[2]` at the end, with its change log entry.
+    static let insert = """
+        import sqlite3, sys, uuid
+        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
+        key = str(uuid.uuid4()).upper()
+        connection.execute(
+            "INSERT INTO elements (id, rank, name, notes) VALUES (?, (SELECT max(rank) FROM elements) + 4294967296, ?, '')",
+            (key, sys.argv[2]))
+        connection.execute("INSERT INTO changes (element_id, origin) VALUES (?, 'python')", (key,))
+        connection.execute("COMMIT")
+        """
+
+    /// Deletes the file (`delete`), puts another database in its place (`replace`), or empties
+    /// it in place (`empty`).
+    static let lose = """
+        import os, sqlite3, sys
+        path, how = sys.argv[1], sys.argv[2]
+        if how == "delete":
+            os.remove(path)
+        elif how == "replace":
+            other = path + ".new"
+            connection = sqlite3.connect(other)
+            connection.execute("CREATE TABLE notes (text TEXT)")
+            connection.commit()
+            connection.close()
+            os.replace(other, path)
+        else:
+            open(path, "w").close()
+        """
+
+    /// Runs `script` with the database's path and `arguments`, to its end; what it printed.
+    @discardableResult
+    static func run(_ script: String, _ url: URL, _ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, url.path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw OtherProgramFailure(
+                description: "the other program exited with \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func start(_ script: String, arguments: [String]) throws -> OtherSQLiteProgram {

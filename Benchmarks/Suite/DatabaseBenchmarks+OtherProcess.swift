@@ -1,0 +1,258 @@
+import CSQLite
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCSQLiteStore
+import MVCStore
+
+/// Another process's edit: how soon it is seen, and how long the main actor is kept busy.
+extension DatabaseBenchmarks {
+    // MARK: Another process's edit
+
+    /// From another process's committed edit to this process's store holding it.
+    static func reaching(in folder: URL, edits: Int) async {
+        for (kind, name) in [("sqlite", "SQLite"), ("json", "JSON document")] {
+            let url = folder.appending(path: "reach.\(kind)")
+            guard let list = try? await OpenBenchmarkList(url),
+                let editor = await EditChild.start(url: url)
+            else {
+                print("  another process's edit, \(name): cannot start")
+                continue
+            }
+            var samples: [Double] = []
+            for _ in 0..<edits {
+                let before = list.store.count
+                guard let committed = await editor.edit() else { break }
+                while list.store.count == before && Date().timeIntervalSince1970 - committed < 5 {
+                    try? await Task.sleep(for: .microseconds(200))
+                }
+                samples.append((Date().timeIntervalSince1970 - committed) * 1e3)
+            }
+            editor.stop()
+            let worst = samples.max() ?? .nan
+            print(
+                "  another process's edit reaching this process, \(name) (\(samples.count) edits)")
+            print(
+                "      \(format(worst)) ms at worst, \(format(median(samples))) ms median   vs   50 ms (the target)"
+            )
+            print("      \(format(worst / 50))x the target \(worst <= 50 ? "met" : "MISSED")")
+            try? await list.close()
+        }
+    }
+
+    /// The longest time the main actor was held while another process's edits of a long list
+    /// were taken in, from a probe that asks the main actor for a moment every millisecond.
+    static func longestJob(in folder: URL, count: Int, edits: Int) async {
+        for (kind, name) in [("sqlite", "SQLite"), ("json", "JSON document")] {
+            let url = folder.appending(path: "job.\(kind)")
+            if kind == "sqlite" {
+                try? await SQLiteListFile.write(attractions(count), to: url)
+            } else {
+                _ = try? await DocumentFile(url: url, format: .attractions).save(attractions(count))
+            }
+            guard let list = try? await OpenBenchmarkList(url),
+                let editor = await EditChild.start(url: url)
+            else {
+                print("  the longest main-actor job, \(name): cannot start")
+                continue
+            }
+            let probe = MainActorProbe()
+            probe.start()
+            for _ in 0..<edits {
+                let before = list.store.count
+                guard let committed = await editor.edit() else { break }
+                while list.store.count == before && Date().timeIntervalSince1970 - committed < 10 {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            let longest = await probe.stop()
+            editor.stop()
+            print(
+                "  the longest main-actor job while taking in another process's save, \(counted(count)) rows, \(name)"
+            )
+            print(
+                "      \(format(longest)) ms   vs   16 ms (the target: one frame at 60 Hz)")
+            print("      \(format(longest / 16))x the target \(longest <= 16 ? "met" : "MISSED")")
+            try? await list.close()
+        }
+    }
+}
+
+/// A store open on a file in the format its extension names, following other processes' saves
+/// from the system's notices, as the sample does.
+@MainActor
+final class OpenBenchmarkList {
+    let store: AttractionStore
+    private let closing: @MainActor () async throws -> Void
+
+    init(_ url: URL) async throws {
+        if url.pathExtension == "sqlite" {
+            let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+            self.store = store
+            closing = { try await persistence.close() }
+        } else {
+            let (store, saver) = try await AttractionStore.open(at: url, delay: .zero)
+            saver.watchForSaves()
+            self.store = store
+            closing = { try await saver.flush() }
+        }
+    }
+
+    func close() async throws { try await closing() }
+}
+
+/// Another process that adds one attraction to a list each time it is asked, and says when the
+/// edit was committed (wall-clock seconds, the same clock in both processes).
+///
+/// Its answers are read without blocking (the pipe is non-blocking, and the wait between reads
+/// is a task's sleep), so waiting for the child never holds the main actor the probe watches.
+@MainActor
+final class EditChild {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+
+    private init() {}
+
+    /// Starts the child on the list at `url`; `nil` if it does not start.
+    static func start(url: URL) async -> EditChild? {
+        let child = EditChild()
+        child.process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.process.arguments = ["--edit-child", url.path]
+        child.process.standardInput = child.input
+        child.process.standardOutput = child.output
+        let descriptor = child.output.fileHandleForReading.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        guard (try? child.process.run()) != nil, await child.line() == "ready" else { return nil }
+        return child
+    }
+
+    /// Asks for one edit; the wall-clock time it was committed at.
+    func edit() async -> Double? {
+        input.fileHandleForWriting.write(Data("edit\n".utf8))
+        return await line().flatMap(Double.init)
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private func line() async -> String? {
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...end)
+                return line
+            }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer += chunk[..<count]
+            } else if count == 0 {
+                return nil
+            } else {
+                try? await Task.sleep(for: .microseconds(100))
+            }
+        }
+        return nil
+    }
+
+    /// In the child: opens the list, says "ready", then for each line read adds an attraction,
+    /// waits until it is on disk, and prints the time.
+    static func run(_ path: String) async {
+        let url = URL(fileURLWithPath: path)
+        let store: AttractionStore
+        let flush: @MainActor () async -> Void
+        if url.pathExtension == "sqlite" {
+            guard
+                let (opened, persistence) = try? await AttractionStore.openDatabase(
+                    at: url, watchesFileEvents: false, pollInterval: nil)
+            else { return }
+            store = opened
+            flush = { try? await persistence.flush() }
+        } else {
+            guard let (opened, saver) = try? await AttractionStore.open(at: url, delay: .zero)
+            else { return }
+            store = opened
+            flush = { try? await saver.flush() }
+        }
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        var number = 0
+        while readLine() != nil {
+            number += 1
+            try? store.add(Attraction(name: "from the child \(number)"), at: 0)
+            await flush()
+            FileHandle.standardOutput.write(Data("\(Date().timeIntervalSince1970)\n".utf8))
+        }
+    }
+}
+
+/// Measures how long the main actor keeps others waiting: every millisecond, a task off the main
+/// actor asks it to run an empty job, and the longest wait is kept.
+@MainActor
+final class MainActorProbe {
+    private var task: Task<Double, Never>?
+
+    func start() {
+        task = Task.detached {
+            var longest = 0.0
+            let clock = ContinuousClock()
+            while !Task.isCancelled {
+                let asked = clock.now
+                await MainActor.run {}
+                let waited = asked.duration(to: clock.now)
+                longest = max(
+                    longest,
+                    Double(waited.components.seconds) * 1e3
+                        + Double(waited.components.attoseconds) / 1e15)
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            return longest
+        }
+    }
+
+    /// Stops probing; the longest wait in milliseconds.
+    func stop() async -> Double {
+        task?.cancel()
+        return await task?.value ?? .nan
+    }
+}
+
+/// An SQLite connection of the benchmark's own, for the bare update the store's edit is compared
+/// with: the same settings the store uses (write-ahead log, `synchronous = FULL`).
+final class BareSQLite {
+    private var handle: OpaquePointer?
+    private var statement: OpaquePointer?
+
+    init?(_ url: URL) {
+        guard sqlite3_open(url.path, &handle) == SQLITE_OK else { return nil }
+        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_exec(handle, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", nil, nil, nil)
+        guard
+            sqlite3_prepare_v2(
+                handle, "UPDATE elements SET notes = ? WHERE id = ?", -1, &statement, nil)
+                == SQLITE_OK
+        else { return nil }
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(handle)
+    }
+
+    /// Sets one row's notes in a transaction of its own.
+    func update(id: String, notes: String) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        sqlite3_bind_text(statement, 1, notes, -1, transient)
+        sqlite3_bind_text(statement, 2, id, -1, transient)
+        sqlite3_step(statement)
+        sqlite3_reset(statement)
+        sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+    }
+}

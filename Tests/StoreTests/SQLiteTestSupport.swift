@@ -1,0 +1,57 @@
+import CSQLite
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCPersistence
+import MVCSQLiteStore
+import MVCStore
+import Synchronization
+import Testing
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The list in a database, as a program that only reads it sees it.
+enum ListOnDisk {
+    static func read(_ url: URL) throws -> [Attraction] {
+        try RawSQLite(url).rows("SELECT id, name, notes FROM elements ORDER BY rank").map {
+            guard let id = Attraction.ID($0[0]) else { throw RawSQLite.Failure(description: $0[0]) }
+            return Attraction(id: id, name: $0[1], notes: $0[2] == "NULL" ? "" : $0[2])
+        }
+    }
+}
+
+/// A store on a new database that only looks for other processes' commits when asked
+/// (``SQLitePersistence/lookForChanges()``): a test decides when each process notices.
+@MainActor
+func openFollowingOnlyWhenAsked(_ url: URL) async throws -> (
+    store: AttractionStore, persistence: SQLitePersistence<Attraction>
+) {
+    try await AttractionStore.openDatabase(at: url, watchesFileEvents: false, pollInterval: nil)
+}
+
+/// A store whose edits wait 50 ms for a lock, on a database another connection holds locked
+/// (`BEGIN IMMEDIATE`) until the test commits it.
+@MainActor
+struct LockedDatabase {
+    let folder: TemporaryFolder
+    let url: URL
+    let store: AttractionStore
+    let persistence: SQLitePersistence<Attraction>
+    /// The connection that holds the lock.
+    let other: RawSQLite
+}
+
+@MainActor
+func openLockedByAnother() async throws -> LockedDatabase {
+    let folder = try TemporaryFolder()
+    let url = folder.file("busy.sqlite")
+    let (store, persistence) = try await AttractionStore.openDatabase(
+        at: url, busyWait: .milliseconds(50), pollInterval: nil)
+    let other = try RawSQLite(url)
+    try other.execute("BEGIN IMMEDIATE")
+    return LockedDatabase(
+        folder: folder, url: url, store: store, persistence: persistence, other: other)
+}
