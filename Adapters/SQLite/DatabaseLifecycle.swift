@@ -1,6 +1,7 @@
-/// The life of an SQLite persistence, as a pure value: the stage it is in, and what each event
-/// leads to. `SQLitePersistence` runs the effects; every stage × event is decided here, and tested
-/// without any file.
+/// The life of an SQLite persistence, as a pure value: its stage, and what each event leads to.
+///
+/// `SQLitePersistence` runs the effects; every stage × event is decided here, and tested without
+/// any file.
 ///
 /// The one decision that loses data when wrong: once the path no longer names the file that was
 /// opened (deleted, moved, replaced, emptied by another program), nothing more is written there,

@@ -194,16 +194,18 @@ actor ListDatabase<Element: SQLiteListElement> {
         return nil
     }
 
-    /// Folds this connection's commits from the write-ahead log into the file it has open and
-    /// empties the log, so that no later file at the path can read them as its own; done once the
-    /// file is found ``lost()``. SQLite's own checkpoint, on the files the connection opened.
+    /// Folds this connection's commits into the file it has open, and empties the log.
+    ///
+    /// Done once the file is found ``lost()``, so that no later file at the path reads them as its
+    /// own: SQLite's own checkpoint, on the files the connection opened.
     func foldLog() {
         _ = try? connection?.strings("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// Lets go of the connection. The last connection to a file still at its path folds the log
-    /// into the file; one whose file was lost leaves the log alone (the log at the path may be
-    /// another file's by now).
+    /// Lets go of the connection.
+    ///
+    /// The last connection to a file still at its path folds the log into the file; one whose
+    /// file was lost leaves the log alone (the log at the path may be another file's by now).
     func close() {
         if lost() != nil { connection?.skipsCheckpointOnClose() }
         connection = nil
@@ -318,8 +320,9 @@ struct FileIdentity: Equatable, Sendable {
     var inode: UInt64
     var size: Int64
 
-    /// The identity of the file at `path` (a link itself, not what it names); `nil` if there is
-    /// none. One `lstat`: nothing is opened.
+    /// The identity of the file at `path` (a link itself, not what it names), if there is one.
+    ///
+    /// One `lstat`: nothing is opened.
     init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
