@@ -153,9 +153,10 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// Whether the presenter's tracked work is still running.
     private var isWorking: Bool { isBusy?() ?? presenter.hasPendingWork }
 
-    /// Waits until the presenter's tracked work has ended, however it ends (a result that hops
-    /// back through another queue included): not a number of turns, but for as long as the work
-    /// says it is running, up to the store's patience; fewer if `untilAState` and a state arrives. Then
+    /// Waits until the presenter's tracked work has ended, however it ends.
+    ///
+    /// A result that hops back through another queue included: not a number of turns, but for as
+    /// long as the work says it is running, up to the store's patience; fewer if `untilAState` and a state arrives. Then
     /// lets the main actor run what is already scheduled on it (a task an intent started).
     private func settle(untilAState: Bool) async {
         await presenter.pendingWorkFinished()
