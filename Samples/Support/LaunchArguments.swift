@@ -74,6 +74,7 @@ extension LaunchArguments {
     ) -> LaunchArguments {
         let arguments: LaunchArguments
         do {
+            try checkEncoding()
             arguments = try LaunchArguments(
                 Array(CommandLine.arguments.dropFirst()),
                 knownFlags: knownFlags.union(["--help", "-h"]),
@@ -89,6 +90,30 @@ extension LaunchArguments {
             exitProcess(0)
         }
         return arguments
+    }
+}
+
+/// Refuses an argument whose bytes are not UTF-8: Swift's `String` would replace them (a `--store`
+/// of `d/\xff.json` would name `d/�.json`, and two such paths the same file), so the file opened
+/// would not be the one named.
+func checkEncoding() throws(UsageError) {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index] else { continue }
+        guard String(validatingCString: raw) == nil else { continue }
+        var bytes: [UInt8] = []
+        var cursor = raw
+        while cursor.pointee != 0 {
+            bytes.append(UInt8(bitPattern: cursor.pointee))
+            cursor += 1
+        }
+        let shown = bytes.map { byte in
+            (0x20..<0x7F).contains(byte)
+                ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: false)
+        }.joined()
+        throw UsageError(
+            message:
+                "argument \(index) (\(shown)) is not valid UTF-8; this program takes UTF-8 names only, so that the file it opens is the one named"
+        )
     }
 }
 
