@@ -126,7 +126,7 @@ enum RowDecoder<Element: SQLiteListElement> {
             return nil
         }
         var element = Element(blankWithID: id)
-        for index in fields.indices {
+        for index in 0..<fields.count {
             guard let text = texts[start + index] else { continue }
             if let broken = fields[index].set(text, in: &element) {
                 problem = "\(Element.noun) \(key), field “\(fields[index].name)”: \(broken)"

@@ -26,7 +26,7 @@ enum LayerRules {
         ]),
         // SQLite's C interface, a system library: it imports nothing of the project's.
         "CSQLite": .systemLibrary,
-        // The SQLite adapter still borrows the JSON adapter's folder lock and file watcher.
+        // The SQLite adapter borrows the JSON adapter's folder watcher.
         "MVCSQLiteStore": .adapter(mayImport: [
             "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
         ]),
