@@ -70,20 +70,25 @@ package enum DatabaseLifecycle: Equatable, Sendable {
             return [.writeQueued]
         case (.open, .fileLost(let reason, let recovery)):
             self = .detached(reason: reason, recovery: recovery)
-            return [
-                .foldLog,
-                .tell(
-                    "the database \(path) is no longer the file open here: \(reason). Nothing more is written there; the list open here is kept, and goes to \(recovery) at the next edit or when the program ends"
-                ),
-            ]
+            return [.foldLog, .tell(Self.notice(path: path, reason: reason, recovery: recovery))]
         case (.detached(_, let recovery), .edited), (.detached(_, let recovery), .flushRequested):
             return [.writeList(to: recovery)]
         case (.detached, .recovered):
             self = .open
             return [.writeQueued]
         case (.detached(_, let recovery), .closeRequested):
-            // Written first, then let go (a failure leaves it detached: closing again retries).
+            // Written first, then let go.
             return [.stopLooking, .writeList(to: recovery)]
+        case (.closing, .fileLost(let reason, let recovery)):
+            // Lost while the queue was being written: the list goes beside it, as for an edit.
+            self = .detached(reason: reason, recovery: recovery)
+            return [
+                .tell(Self.notice(path: path, reason: reason, recovery: recovery)),
+                .writeList(to: recovery),
+            ]
+        case (.detached, .closed):
+            self = .closed
+            return []
         case (.open, .closeRequested):
             self = .closing
             return [.stopLooking, .writeQueued, .closeFile]
@@ -98,6 +103,11 @@ package enum DatabaseLifecycle: Equatable, Sendable {
             // closing is in the list already, and a closed persistence hears nothing.
             return []
         }
+    }
+
+    /// What the user is told when the file is lost.
+    static func notice(path: String, reason: String, recovery: String) -> String {
+        "the database \(path) is no longer the file open here: \(reason). Nothing more is written there; the list open here is kept, and goes to \(recovery) at the next edit or when the program ends"
     }
 
     /// Whether edits go to the open file now.

@@ -41,6 +41,7 @@ extension ListDatabase {
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
+            if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
             throw .unwritable(path: path, reason: error.isBusy ? busyReason : error.message)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
@@ -79,6 +80,15 @@ extension ListDatabase {
         }
     }
 
+    /// Folds the whole log into the file and empties it, or says why it could not.
+    func foldAll() throws(PersistenceError) {
+        let connection = try connected()
+        let busy = try sqliteCall { try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") }
+        guard busy == 0 else {
+            throw .unwritable(path: path, reason: "the new database's log could not be folded in")
+        }
+    }
+
     /// Writes `elements` as a new database at `url`, never over a file already there: built
     /// under a temporary name beside it, and linked into place once complete.
     static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
@@ -91,9 +101,20 @@ extension ListDatabase {
         defer {
             for suffix in ["", "-wal", "-shm"] { unlink(building.path + suffix) }
         }
-        _ = try await database.open()
-        try await database.fill(with: elements)
+        do throws(PersistenceError) {
+            _ = try await database.open()
+            try await database.fill(with: elements)
+            try await database.foldAll()
+        } catch {
+            await database.close()
+            throw error
+        }
         await database.close()
+        // Everything must be in the file itself: its log is about to be taken away.
+        if let log = FileIdentity(path: building.path + "-wal"), log.size > 0 {
+            throw .unwritable(
+                path: url.path, reason: "the new database could not be completed (its log stayed)")
+        }
         // A hard link fails if the name is taken: nothing is replaced, even by a program that
         // makes a file there in the meantime.
         guard link(building.path, url.path) == 0 else {

@@ -15,6 +15,9 @@ public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertib
 /// process's list, which say where it goes.
 struct RowWrite<Element: SQLiteListElement>: Sendable {
     var change: ListChange<Element>
+    /// Which edit of this process's it is (they count from 1), so that it is found again
+    /// whatever was written or recovered meanwhile.
+    var serial = 0
     /// The element before it in the list after the change (`nil` at the front).
     var predecessor: Element.ID?
     /// The element after it (`nil` at the end).
@@ -188,8 +191,10 @@ actor ListDatabase<Element: SQLiteListElement> {
         if now.device != opened.device || now.inode != opened.inode {
             return "another program replaced it with another file"
         }
-        if now.size < opened.size {
-            return "another program emptied it or cut it short"
+        // Shorter than SQLite's 100-byte header: emptied. (A file that only got shorter may be
+        // a VACUUM's or a restore's, both within SQLite's contract.)
+        if now.size < 100, opened.size >= 100 {
+            return "another program emptied it"
         }
         return nil
     }
@@ -199,6 +204,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Done once the file is found ``lost()``, so that no later file at the path reads them as its
     /// own: SQLite's own checkpoint, on the files the connection opened.
     func foldLog() {
+        // Only where nothing is at the path: a file there now may share the log at the path (a
+        // file emptied in place is the same file), and a checkpoint would write into it.
+        guard FileIdentity(path: path) == nil else { return }
         _ = try? connection?.strings("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 

@@ -198,6 +198,7 @@ extension SQLitePersistence {
     /// Looks now, and again after growing pauses for about a second and a half: a notice can
     /// come from the first bytes of a commit, before SQLite has flushed it for readers.
     private func fileChanged() {
+        guard !isClosedForGood, watching != nil else { return }
         lookForChanges()
         trailingLooks?.cancel()
         trailingLooks = Task { [weak self] in

@@ -91,6 +91,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             write.predecessor = position > 0 ? elements[position - 1].id : nil
             write.successor = position + 1 < elements.count ? elements[position + 1].id : nil
         }
+        write.serial = edits
         pending.append(write)
         if failures == 0 { status.value = .pending }
         run(lifecycle.handle(.edited, path: database.path))
@@ -111,6 +112,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             {
                 throw lastError
             }
+            if isClosedForGood, let closingFailure { throw closingFailure }
         }
     }
 
@@ -124,25 +126,36 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
+        // Closed already: nothing to do. Closing now: waits for it, and says what it says.
+        if isClosedForGood { return }
+        guard !isClosing else {
+            while !isClosedForGood { try? await Task.sleep(for: .milliseconds(5)) }
+            if let closingFailure { throw closingFailure }
+            return
+        }
+        isClosing = true
         let deadline = ContinuousClock.now + patience
         var failure: PersistenceError?
-        while lifecycle != .closed, lifecycle != .closing {
+        while failure == nil, lifecycle != .closing {
             if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
-            guard lifecycle.isDetached else { break }
-            // The list goes beside the lost file first; then the recovery file is closed.
-            run(lifecycle.handle(.closeRequested, path: database.path))
-            while isRecovering { await withCheckedContinuation { waiters.append($0) } }
             if lifecycle.isDetached {
-                failure = lastError
-                break
+                // The list goes beside the lost file first; then the recovery file is closed.
+                run(lifecycle.handle(.closeRequested, path: database.path))
+                while isRecovering { await withCheckedContinuation { waiters.append($0) } }
+                if lifecycle.isDetached {
+                    failure =
+                        lastError
+                        ?? .unwritable(
+                            path: database.path, reason: "the list could not be written beside it")
+                }
+                continue
             }
-        }
-        if failure == nil, lifecycle == .open {
             run(lifecycle.handle(.closeRequested, path: database.path))
             await waitForLook()
-            // Writing what is queued, patiently.
-            while !pending.isEmpty {
+            // Writing what is queued, patiently; a file lost meanwhile sends the list beside it.
+            while !pending.isEmpty, lifecycle == .closing {
                 let failuresBefore = failureCount
+                if !isWriting { startWriting() }
                 await withCheckedContinuation { waiters.append($0) }
                 if failureCount > failuresBefore, !pending.isEmpty, let lastError,
                     !database.isBusy(lastError) || ContinuousClock.now >= deadline
@@ -158,15 +171,25 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                     break
                 }
             }
+            if failure == nil, lifecycle.isDetached { continue }
+            break
         }
         stopLooking()
         await waitForLook()
+        // From here nothing is written, told or looked at; a writer pausing after a failure ends.
+        closingFailure = failure
         isClosedForGood = true
+        while isRecovering || isWriting { try? await Task.sleep(for: .milliseconds(2)) }
         pending.removeAll()
         await database.close()
         _ = lifecycle.handle(.closed, path: database.path)
+        resumeWaiters()
         if let failure { throw failure }
     }
+
+    private var isClosing = false
+    /// Why closing could not write everything, for a `flush` that waited meanwhile.
+    private var closingFailure: PersistenceError?
 
     /// Set by `close()`: nothing is told, written or looked at afterwards.
     private(set) var isClosedForGood = false
@@ -197,8 +220,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             isWriting = false
             resumeWaiters()
         }
-        while lifecycle.writes, let next = pending.first, !isClosedForGood {
-            if let reason = await database.lost() {
+        // The file written to: recovery may swap it for another while a write is under way.
+        let writing = database
+        while lifecycle.writes, let next = pending.first, !isClosedForGood, writing === database {
+            if let reason = await writing.lost() {
                 fileLost(reason)
                 return
             }
@@ -206,16 +231,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 tracer.record(
                     from: .persistence, to: .disk,
                     "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-                let written = try await database.write(next, origin: origin)
+                let written = try await writing.write(next, origin: origin)
                 tracer.record(from: .disk, to: .persistence, "committed")
-                pending.removeFirst()
+                // Found by its number: a recovery meanwhile may have taken it off the queue.
+                pending.removeAll { $0.serial == next.serial }
+                guard writing === database, !isClosedForGood else { return }
                 failures = 0
                 // Nobody else wrote since the last entry taken in: this process's own entry is
                 // seen too, so the log's trimming never leaves a process that only writes behind.
                 if written.entry == seen + 1, !isLooking { seen = written.entry }
                 takeIn(written, for: next)
             } catch {
-                if let reason = await database.lost() {
+                guard writing === database, !isClosedForGood else { return }
+                if let reason = await writing.lost() {
                     fileLost(reason)
                     return
                 }
@@ -295,36 +323,47 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         isRecovering = true
         let elements = store.elements
         let busyWait = database.busyWait
-        // Every edit queued now is in `elements`: once they are written, those are done.
-        let covered = pending.count
+        // Every edit made so far is in `elements`: once they are written, those are done.
+        let coveredThrough = edits
         tracer.record(
             from: .persistence, to: .disk,
             "write the list to \(target.lastPathComponent) (\(Element.counted(elements.count)))")
         Task { [weak self] in
             do throws(PersistenceError) {
-                try await ListDatabase<Element>.create(elements, at: target)
+                var target = target
+                do throws(PersistenceError) {
+                    try await ListDatabase<Element>.create(elements, at: target)
+                } catch {
+                    // Taken meanwhile (another program lost the same file, say): the next free
+                    // name, and the user is told where the list goes now.
+                    guard FileManager.default.fileExists(atPath: target.path) else { throw error }
+                    target = Self.recoveryURL(for: target)
+                    try await ListDatabase<Element>.create(elements, at: target)
+                    self?.store?.postNotice("the list open here goes to \(target.path) instead")
+                }
                 let database = ListDatabase<Element>(url: target, busyWait: busyWait)
                 let opened = try await database.open()
-                await self?.recovered(database, through: opened.through, covering: covered)
+                await self?.recovered(
+                    database, through: opened.through, coveredThrough: coveredThrough)
             } catch {
                 self?.recoveryFailed(error)
             }
         }
     }
 
-    private func recovered(_ new: ListDatabase<Element>, through: Int64, covering covered: Int)
-        async
-    {
+    private func recovered(
+        _ new: ListDatabase<Element>, through: Int64, coveredThrough: Int
+    ) async {
         let old = database
         database = new
         seen = through
+        // The edits made when the list was taken are in it; those made since go to the new file.
+        pending.removeAll { $0.serial <= coveredThrough }
+        await old.close()
         isRecovering = false
-        // The edits queued when the list was taken are in it; those made since go to the new file.
-        pending.removeFirst(min(covered, pending.count))
         failures = 0
         status.value = pending.isEmpty ? .saved : .pending
         run(lifecycle.handle(.recovered, path: old.path))
-        await old.close()
         restartWatching()
         resumeWaiters()
     }

@@ -46,13 +46,26 @@ struct DatabaseLifecycleTests {
             life.handle(.closeRequested, path: "/d/s.sqlite")
                 == [.stopLooking, .writeQueued, .closeFile])
         #expect(life == .closing)
-        // Nothing found while closing becomes a notice.
-        #expect(life.handle(lost, path: "/d/s.sqlite") == [])
         #expect(life.handle(.closed, path: "/d/s.sqlite") == [])
         for event in [lost, .edited, .flushRequested, .recovered, .closeRequested, .opened] {
             #expect(life.handle(event, path: "/d/s.sqlite") == [])
             #expect(life == .closed)
         }
+    }
+
+    @Test("a file lost while closing sends the list beside it, told once, before closing ends")
+    func lostWhileClosing() {
+        var life = DatabaseLifecycle.open
+        _ = life.handle(.closeRequested, path: "/d/s.sqlite")
+
+        let effects = life.handle(lost, path: "/d/s.sqlite")
+
+        #expect(life == .detached(reason: "it was deleted", recovery: "/d/s.recovered.sqlite"))
+        #expect(effects.last == .writeList(to: "/d/s.recovered.sqlite"))
+        #expect(effects.count == 2)
+        #expect(life.handle(lost, path: "/d/s.sqlite") == [])
+        _ = life.handle(.closed, path: "/d/s.sqlite")
+        #expect(life == .closed)
     }
 
     @Test("only an open or closing persistence writes to its file")

@@ -45,14 +45,6 @@ public final class AvatarPresenter: ViewStatePresenter {
         }
     }
 
-    /// Whether a fetch is running; fetches are the facade's, shared by every avatar's presenter.
-    public var hasPendingWork: Bool { manager.runningFetchCount > 0 }
-
-    /// Returns once no fetch is running and every result has been published.
-    public func pendingWorkFinished() async {
-        await manager.fetchesFinished()
-    }
-
     // MARK: Intents
 
     /// The user asked for the avatar; it loads in the background.
@@ -116,5 +108,15 @@ public final class AvatarPresenter: ViewStatePresenter {
         case nil:
             .undrawable(format: avatar.format.description, byteCount: avatar.data.count)
         }
+    }
+
+    // MARK: Work a test waits for
+
+    /// Whether a fetch is running; fetches are the facade's, shared by every avatar's presenter.
+    public var hasPendingWork: Bool { manager.runningFetchCount > 0 }
+
+    /// Returns once no fetch is running and every result has been published.
+    public func pendingWorkFinished() async {
+        await manager.fetchesFinished()
     }
 }
