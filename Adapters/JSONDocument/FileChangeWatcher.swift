@@ -24,10 +24,14 @@ public final class FileChangeWatcher {
 
     /// Starts watching `files`, calling `onChange` on `queue` after each change to one of them.
     ///
-    /// - Parameter watchingFolderOnly: Never open the files themselves, only their folder (where
-    ///   the system must open what it watches, on Apple platforms, a change inside a file is then
-    ///   not seen, only files made, moved or deleted). For files another library holds POSIX
-    ///   locks on (an SQLite database): closing any descriptor of a file drops them all.
+    /// - Parameters:
+    ///   - files: The files to watch; their folders are watched, and only their names passed on.
+    ///   - watchingFolderOnly: Never open the files themselves, only their folder (where the
+    ///     system must open what it watches, on Apple platforms, a change inside a file is then
+    ///     not seen, only files made, moved or deleted). For files another library holds POSIX
+    ///     locks on (an SQLite database): closing any descriptor of a file drops them all.
+    ///   - queue: Where `onChange` is called.
+    ///   - onChange: Called after each change; it means "look again", never what changed.
     /// - Returns: `nil` if the system cannot watch them.
     public init?(
         files: [URL], watchingFolderOnly: Bool = false,

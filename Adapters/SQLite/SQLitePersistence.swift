@@ -25,7 +25,7 @@ import MVCTracing
 ///   naming the new file beside it (`name.recovered.sqlite`, never one already there) where the
 ///   whole list is written at the next edit or at the end, and kept from then on.
 ///
-/// Its life is a ``DatabaseLifecycle``, a pure value: this class runs its effects.
+/// Its life is a `DatabaseLifecycle`, a pure value: this class runs its effects.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
