@@ -175,9 +175,9 @@ extension SQLitePersistence {
     }
 
     func restartWatching() {
+        guard let (events, pollInterval, clock) = watching, !isClosedForGood else { return }
         watcher?.cancel()
         poller?.cancel()
-        guard let (events, pollInterval, clock) = watching, !isClosedForGood else { return }
         watcher =
             events
             ? FileChangeWatcher(
@@ -210,11 +210,11 @@ extension SQLitePersistence {
     }
 
     func stopLooking() {
+        // Looking stops by these flags (every look checks them); the watcher and the poller are
+        // let go with the object. Cancelled here, they would drop the last weak references to it,
+        // and LeakSanitizer, which cannot see a live object's weak-reference table through its
+        // reference count, would report that table as leaked at exit.
         watching = nil
-        watcher?.cancel()
-        watcher = nil
-        poller?.cancel()
-        trailingLooks?.cancel()
     }
 
     /// Returns once no look is under way.
