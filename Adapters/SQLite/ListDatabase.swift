@@ -107,12 +107,11 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// - Returns: The list, and the last change log entry it includes.
     func open() throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
         let connection = try sqliteCall {
-            if FileManager.default.fileExists(atPath: path) {
-                var isFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-                if isFolder.boolValue {
-                    throw PersistenceError.unreadable(path: path, reason: "it is a folder")
-                }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+                isFolder.boolValue
+            {
+                throw PersistenceError.unreadable(path: path, reason: "it is a folder")
             }
             return try SQLiteConnection(path: path, busyWait: busyWait)
         }
