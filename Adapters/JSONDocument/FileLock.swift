@@ -169,21 +169,36 @@ enum FileLock {
     ) throws(PersistenceError) -> Int32 {
         var document = stat()
         let hasDocument = stat(documentPath, &document) == 0
-        let created = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if created >= 0 {
-            // Best effort: the lock works for this user either way. The owner stays this user.
-            if hasDocument { _ = fchown(created, uid_t.max, document.st_gid) }
-            _ = fchmod(created, 0o644 | (hasDocument ? document.st_mode & 0o060 : 0))
-            return created
+        var attempts = 0
+        while true {
+            attempts += 1
+            let created = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if created >= 0 {
+                // Best effort: the lock works for this user either way. The owner stays this user.
+                if hasDocument { _ = fchown(created, uid_t.max, document.st_gid) }
+                _ = fchmod(created, 0o644 | (hasDocument ? document.st_mode & 0o060 : 0))
+                return created
+            }
+            // No permission to create it in the folder says more than "no such file" below.
+            let creationFailure = errno == EEXIST ? nil : AtomicFile.lastError()
+            var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+            if descriptor >= 0 { share(descriptor, like: hasDocument ? document : nil) }
+            if descriptor < 0 && errno == EACCES {
+                // A lock file another user made: reading is enough for `flock`.
+                descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
+            }
+            // Deleted by another program between the two opens: make it again.
+            if descriptor < 0, errno == ENOENT, creationFailure == nil, attempts < 100 {
+                continue
+            }
+            return try checked(descriptor, creationFailure, lockPath, shownPath)
         }
-        // No permission to create it in the folder says more than "no such file" below.
-        let creationFailure = errno == EEXIST ? nil : AtomicFile.lastError()
-        var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
-        if descriptor >= 0 { share(descriptor, like: hasDocument ? document : nil) }
-        if descriptor < 0 && errno == EACCES {
-            // A lock file another user made: reading is enough for `flock`.
-            descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
-        }
+    }
+
+    /// `descriptor`, or the error that says why the lock file could not be opened.
+    private static func checked(
+        _ descriptor: Int32, _ creationFailure: String?, _ lockPath: String, _ shownPath: String
+    ) throws(PersistenceError) -> Int32 {
         guard descriptor >= 0 else {
             let reason =
                 creationFailure.map { "cannot create the lock file \(lockPath): \($0)" }

@@ -96,9 +96,7 @@ enum DatabaseSchema {
     static func migrate<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, from version: Int64, for _: Element.Type
     ) throws {
-        // WAL: readers never wait for a writer, and a commit is one append to the log. A property
-        // of the file, set outside any transaction (a no-op once it is set).
-        _ = try connection.strings("PRAGMA journal_mode = WAL")
+        try connection.useWriteAheadLog()
         try connection.execute("PRAGMA synchronous = FULL")
         let columns = try Set(connection.strings("SELECT name FROM pragma_table_info('elements')"))
         if version == Self.version, Element.fields.allSatisfy({ columns.contains($0.name) }) {

@@ -28,6 +28,8 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// How long a statement waits for another process's lock.
+    private let busyWait: Duration
 
     /// Opens (or creates) the database at `path`.
     ///
@@ -66,6 +68,7 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
+        self.busyWait = busyWait
         if isNew { chmod(path, 0o600) }
         sqlite3_extended_result_codes(handle, 1)
         let milliseconds =
@@ -88,6 +91,28 @@ final class SQLiteConnection {
     /// log (named after the path) may be another file's by now.
     func skipsCheckpointOnClose() {
         mvc_sqlite3_skip_checkpoint_on_close(handle)
+    }
+
+    /// Puts the database in WAL mode, where readers never wait for a writer.
+    ///
+    /// A commit is then one append to the log. WAL is a property of the file, set outside any
+    /// transaction; a no-op once it is set.
+    ///
+    /// Turning WAL on reads the file, then takes the write lock. While another connection holds
+    /// that lock, SQLite fails the second step at once instead of calling the busy handler (it
+    /// never waits while holding a read lock, which could deadlock). Programs opening one new
+    /// file together meet that, so this waits here for as long as the busy handler would.
+    func useWriteAheadLog() throws(SQLiteError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + busyWait
+        while true {
+            do throws(SQLiteError) {
+                _ = try strings("PRAGMA journal_mode = WAL")
+                return
+            } catch  where error.isBusy && clock.now < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     /// Runs `sql`, one or more statements that return no rows.

@@ -33,6 +33,29 @@ struct SQLiteOtherProgramTests {
     }
 
     @Test(
+        "a new database opened while another program begins writing it waits for the writer, then makes its tables"
+    )
+    func openingANewFileBesideAWriter() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        // Turning WAL on (a file not yet in WAL mode) reads the file, then takes the write lock;
+        // while another program holds that lock, SQLite fails the second step at once, without
+        // waiting (its documented deadlock rule). Several programs opening one new file at once
+        // meet the same.
+        let other = try await OtherSQLiteProgram.writingNewFile(at: url, seconds: 1)
+
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try await other.finished()
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        #expect(store.saving.value == .saved)
+        try await persistence.close()
+        #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
+    }
+
+    @Test(
         "a store open while this process opens a second store and reads the file keeps SQLite's locks: another program sees its save, and keeps its own commit"
     )
     func secondOpeningInThisProcess() async throws {
@@ -137,16 +160,35 @@ final class OtherSQLiteProgram: Sendable {
     ///
     /// - Returns: Once the other program holds the lock.
     static func holdingWriteLock(on url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
+        try await holding("BEGIN EXCLUSIVE", on: url, seconds: seconds)
+    }
+
+    /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
+    /// in SQLite's default rollback mode) and begins a write to it, holding the lock that lets
+    /// others read but not write, for `seconds`.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func writingNewFile(at url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
+        try await holding(
+            "CREATE TABLE t (x); DROP TABLE t; BEGIN IMMEDIATE", on: url, seconds: seconds)
+    }
+
+    /// Starts a program that runs `begin` on the database at `url`, says so, waits `seconds`,
+    /// then commits and exits.
+    private static func holding(_ begin: String, on url: URL, seconds: Double) async throws
+        -> OtherSQLiteProgram
+    {
         let script = """
             import sqlite3, sys, time
             connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN EXCLUSIVE")
+            for statement in sys.argv[3].split(";"):
+                connection.execute(statement).fetchall()
             print("locked", flush=True)
             time.sleep(float(sys.argv[2]))
             connection.execute("COMMIT")
             print("released", flush=True)
             """
-        let program = try start(script, arguments: [url.path, String(seconds)])
+        let program = try start(script, arguments: [url.path, String(seconds), begin])
         let first = await program.nextLine()
         guard first == "locked" else {
             throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")
