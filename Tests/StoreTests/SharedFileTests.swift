@@ -138,6 +138,26 @@ struct SharedFileTests {
     }
 
     @Test(
+        "an editor's save of a field changed elsewhere while it was open keeps the other change, and a notice names the field"
+    )
+    func editorMeetsSameFieldChange() throws {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore([louvre])
+        // Another process renamed it while the editor was open on the old name.
+        try store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Musée du Louvre"))
+
+        try store.apply(
+            editOf: louvre, result: Attraction(id: louvre.id, name: "Le Louvre", notes: "Art"))
+
+        #expect(
+            store.elements == [Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Art")])
+        #expect(
+            store.notice.value?.message
+                == "“Louvre” had its name changed elsewhere to “Musée du Louvre” while it was edited here to “Le Louvre”; the other change was kept"
+        )
+    }
+
+    @Test(
         "random edits by three processes, saved in random order, lose no acknowledged edit",
         arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8, 9, 10])
     func randomizedNoLostEdit(seed: UInt64) async throws {

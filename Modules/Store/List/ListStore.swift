@@ -113,7 +113,8 @@ public final class ListStore<Element: ListElement> {
     ///
     /// Only the fields the editor changed (from `original` to `edited`) are written, so a field
     /// that another process changed while the editor was open, and that was merged in since, is
-    /// kept.
+    /// kept. A field both changed keeps the other change, as a merge of two saves does, and a
+    /// ``notice`` names the element, the field and both values.
     ///
     /// - Throws: as ``replace(_:with:)``.
     public func apply(editOf original: Element, result edited: Element)
@@ -126,7 +127,20 @@ public final class ListStore<Element: ListElement> {
         guard let current = element(withID: original.id) else {
             throw .unknownElement(original.id)
         }
-        try replace(original.id, with: current.applying(editFrom: original, to: edited))
+        let changedMeanwhile = Set(current.fieldsChanged(from: original).map(\.name))
+        var kept = edited
+        var notices: [String] = []
+        for field in edited.fieldsChanged(from: original) where changedMeanwhile.contains(field.name)
+        {
+            if !field.isEqual(edited, current) {
+                notices.append(
+                    "“\(original.title)” had its \(field.name) changed elsewhere to “\(field.text(in: current))” while it was edited here to “\(field.text(in: edited))”; the other change was kept"
+                )
+            }
+            field.copy(from: original, to: &kept)
+        }
+        try replace(original.id, with: current.applying(editFrom: original, to: kept))
+        for message in notices { post(message) }
     }
 
     /// Adds `element` at `position`, or at the end.
