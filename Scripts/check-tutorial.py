@@ -11,24 +11,38 @@ Documentation/tutorial-checks.json may instead only be applied, be run with its 
 or be required to fail to compile (then it is undone). The package starts as the real
 `swift package init --type executable --name PackingList` makes it, and the steps that show what
 init made are compared with it. An output step may be the program's (compared exactly, with the
-package's path shown as /path/to/), `swift test`'s (each line shown must be printed; durations
-are not compared), or two copies of the program run at once on one file, then a third run. A
-failure names the step. At the end the finished app is in <work>/PackingList, runnable there with
+package's path shown as /path/to/), or `swift test`'s (each line shown must be printed; durations
+are not compared). A failure names the step.
+
+Before building, it checks the tutorial as a reader meets it: each step's size (a file's first
+listing at most 25 lines, then at most 20 added lines a step, in one place unless the prose
+names each), and the quizzes (at least three a chapter, no right answer copied from the
+chapter). After the last step it runs the finished app as a user would: an edit must reach the
+file within 2 s while the app runs, and an edit made just before SIGTERM must be written; the
+files the app makes beside the list must be named in the text; two copies on one file must show
+each other's items as they arrive, keep edits of different fields, and name on the losing
+copy's screen an edit of one field that lost. What the page shows of those runs is compared with
+what they printed and wrote. The finished app is left in <work>/PackingList, runnable there with
 `swift run PackingList`.
 """
+import difflib
 import json
 import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "Documentation" / "MVCLayers.docc"
 RESOURCES = CATALOG / "Resources"
 CHECKS = json.loads((ROOT / "Documentation" / "tutorial-checks.json").read_text())
+FIRST_LISTING = 25
+STEP_LINES = 20
 
 
 class StepFailure(Exception):
@@ -40,16 +54,29 @@ def tutorials_in_order():
     return re.findall(r'@TutorialReference\(tutorial: "doc:(\w+)"\)', toc)
 
 
-def steps(tutorial):
-    """(section title, step number, shown name, code file) for each step with code, in order."""
+def steps(tutorial, with_prose=False):
+    """(section title, step number, shown name, code file) for each step with code, in order;
+    with the step's prose last if asked."""
     text = (CATALOG / "Tutorials" / f"{tutorial}.tutorial").read_text()
     found = []
     for section in re.finditer(r'@Section\(title: "([^"]+)"\)(.*?)(?=@Section\(|@Assessments|\Z)', text, re.S):
         number = 0
         for step in re.finditer(r"@Step \{(.*?)@Code\(name: \"([^\"]+)\", file: ([\w.-]+)\)", section.group(2), re.S):
             number += 1
-            found.append((section.group(1), number, step.group(2), step.group(3)))
+            found.append((section.group(1), number, step.group(2), step.group(3))
+                         + ((step.group(1),) if with_prose else ()))
     return found
+
+
+LAST_BUILD = [0.0]
+
+
+def settle():
+    """Waits until a file written now is newer, by the clock the build compares, than the last
+    build: a file copied in the same second as that build may be taken as built already."""
+    wait = LAST_BUILD[0] + 1.1 - time.time()
+    if wait > 0:
+        time.sleep(wait)
 
 
 def swift(package, *arguments, input_text=None, check=True):
@@ -58,6 +85,7 @@ def swift(package, *arguments, input_text=None, check=True):
     if arguments[0] == "run":
         command = ["swift", "run", "--package-path", str(package), "--scratch-path", str(scratch), "-q", *arguments[1:]]
     result = subprocess.run(command, cwd=package, input=input_text, capture_output=True, text=True)
+    LAST_BUILD[0] = time.time()
     if check and result.returncode != 0:
         raise StepFailure(f"`{' '.join(command[:2])}` failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
     return result
@@ -67,6 +95,11 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
         print(__doc__)
         return
+    problems = check_step_sizes() + check_quizzes()
+    if problems:
+        print("FAIL the tutorial as a reader meets it:\n  " + "\n  ".join(problems))
+        sys.exit(1)
+    print("ok   step sizes and quizzes")
     work = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build" / "tutorial").resolve()
     package = work / "PackingList"
     shutil.rmtree(package, ignore_errors=True)
@@ -94,7 +127,68 @@ def main():
                 print(f"FAIL tutorial step {label}: {failure}")
                 sys.exit(1)
             print(f"ok   {label}")
+    try:
+        check_finished_app(package, package.parent / "scratch" / "debug" / "PackingList")
+    except StepFailure as failure:
+        print(f"FAIL the finished app: {failure}")
+        sys.exit(1)
+    print("ok   the finished app saves while it runs and on SIGTERM, and two copies are told the truth")
     print(f"{count} tutorial steps checked; the finished app is in {package}")
+
+
+def check_step_sizes():
+    """The limits a reader's step keeps: a file's first listing is at most FIRST_LISTING lines;
+    each later listing adds at most STEP_LINES over the file's previous one, in one place (the
+    manifest excepted, where a dependency goes beside each target that needs it; a change to the
+    imports alone does not count as a place), unless the step's prose says "in two places" (or
+    three, four) and names them. A listing that keeps less than half of the one
+    before it replaces the file, and counts as a first listing. Returns the problems found."""
+    problems, last = [], {}
+    for tutorial in tutorials_in_order():
+        for section, number, name, code, prose in steps(tutorial, with_prose=True):
+            if name == "Output" or code in CHECKS["fails to compile"]:
+                continue
+            label = f"{tutorial} › “{section}” › step {number} ({code})"
+            new = (RESOURCES / code).read_text().splitlines()
+            # A listing that keeps less than half of the one before replaces it: read as new.
+            if name in last and difflib.SequenceMatcher(None, last[name], new, autojunk=False).ratio() < 0.5:
+                del last[name]
+            if name not in last:
+                if len(new) > FIRST_LISTING:
+                    problems.append(f"{label}: the first listing of {name} has {len(new)} lines (at most {FIRST_LISTING})")
+            else:
+                matcher = difflib.SequenceMatcher(None, last[name], new, autojunk=False)
+                changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+                added = sum(j2 - j1 for _, _, _, j1, j2 in changes)
+                places = [op for op in changes
+                          if not all(line.startswith("import ") or not line.strip()
+                                     for line in last[name][op[1]:op[2]] + new[op[3]:op[4]])]
+                if added > STEP_LINES:
+                    problems.append(f"{label}: adds {added} lines to {name} (at most {STEP_LINES})")
+                said = re.search(r"in (two|three|four) places", prose)
+                told = said and ["two", "three", "four"].index(said.group(1)) + 2 == len(places)
+                if len(places) > 1 and name != "Package.swift" and not told:
+                    problems.append(f"{label}: changes {name} in {len(places)} places, and its prose "
+                                    f"does not say so (“in two places”) and name each")
+            last[name] = new
+    return problems
+
+
+def check_quizzes():
+    """At least three questions a chapter, and no right answer copied from the chapter's prose.
+    Returns the problems found."""
+    problems = []
+    flat = lambda text: re.sub(r"\s+", " ", text).strip().rstrip(".").lower()
+    for tutorial in tutorials_in_order():
+        text = (CATALOG / "Tutorials" / f"{tutorial}.tutorial").read_text()
+        prose, _, quiz = text.partition("@Assessments")
+        questions = re.findall(r"@MultipleChoice \{", quiz)
+        if len(questions) < 3:
+            problems.append(f"{tutorial}: {len(questions)} quiz questions (at least 3)")
+        for answer in re.findall(r"@Choice\(isCorrect: true\) \{(.*?)@Justification", quiz, re.S):
+            if flat(answer) and flat(answer) in flat(prose):
+                problems.append(f"{tutorial}: the right answer “{flat(answer)}” is copied from the chapter")
+    return problems
 
 
 def check_step(package, name, code):
@@ -122,8 +216,10 @@ def check_step(package, name, code):
         expected = CHECKS["fails to compile"][code]
         previous = target.read_text() if target.exists() else None
         target.parent.mkdir(parents=True, exist_ok=True)
+        settle()
         shutil.copy(source, target)
         result = swift(package, "build", check=False)
+        settle()
         if previous is None:
             target.unlink()
         else:
@@ -134,6 +230,7 @@ def check_step(package, name, code):
             raise StepFailure(f"it failed to compile, but not with “{expected}”:\n{result.stdout[-2000:]}")
         return
     target.parent.mkdir(parents=True, exist_ok=True)
+    settle()
     shutil.copy(source, target)
     if code in CHECKS["apply only"]:
         return
@@ -159,53 +256,148 @@ def run_and_compare(package, run):
         if missing:
             raise StepFailure(f"`swift test` did not print:\n" + "\n".join(missing) + f"\n--- it printed\n{result.stdout[-3000:]}")
         return
-    if "two copies" in run:
-        run_two_copies(package, run)
-        result = swift(package, "run", "PackingList", *run["arguments"], input_text=run["two copies"]["then"])
-    else:
-        result = swift(package, "run", "PackingList", *run["arguments"], input_text=run["input"])
+    result = swift(package, "run", "PackingList", *run["arguments"], input_text=run["input"])
     actual = result.stdout.replace(str(package) + "/", "/path/to/")
     if actual != expected:
         raise StepFailure(f"the program's output differs from {run['output']}:\n--- expected\n{expected}--- actual\n{actual}")
 
 
-def run_two_copies(package, run):
-    """Starts the built program twice on one file; once both have drawn their screen, the second
-    edits and ends, then the first: each copy saves when it ends, merging what the other saved."""
-    swift(package, "build")
-    binary = package.parent / "scratch" / "debug" / "PackingList"
-    copies = run["two copies"]
-    # Line-buffered output (stdbuf), so each copy's first screen arrives while it waits for input.
-    command = ["stdbuf", "-oL", str(binary), *run["arguments"]]
-    first = subprocess.Popen(command, cwd=package, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True)
-    second = subprocess.Popen(command, cwd=package, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True)
-    # Nothing here may hang CI: after two minutes both copies are stopped, and the step fails.
-    watchdog = threading.Timer(120, lambda: [copy.kill() for copy in (first, second)])
-    watchdog.start()
+class Copy:
+    """The finished app, running on `file` in `folder`, its output read line by line as it comes."""
+
+    def __init__(self, binary, folder, file):
+        self.process = subprocess.Popen(["stdbuf", "-oL", str(binary), "--file", file], cwd=folder,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.lines, self.seen = [], threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            with self.seen:
+                self.lines.append(line.rstrip("\n"))
+                self.seen.notify_all()
+
+    def send(self, *lines):
+        self.process.stdin.write("".join(line + "\n" for line in lines))
+        self.process.stdin.flush()
+
+    def wait_for(self, text, seconds=10, after=0):
+        """Waits until a line printed after the first `after` lines holds `text`; how many lines
+        had been printed then."""
+        with self.seen:
+            if not self.seen.wait_for(lambda: any(text in line for line in self.lines[after:]), seconds):
+                raise StepFailure(f"the app never printed “{text}” within {seconds} s; it printed:\n"
+                                  + "\n".join(self.lines[-30:]))
+            return len(self.lines)
+
+    def end(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+
+
+def wait_for_file(path, text, seconds):
+    for _ in range(int(seconds * 20)):
+        if path.exists() and text in path.read_text():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def shown(key):
+    """The listing the page shows for what the finished app's run checks (tutorial-checks.json)."""
+    return (RESOURCES / CHECKS["shown, checked by the finished app's run"][key]).read_text()
+
+
+def without_ids(text):
+    return re.sub(r'"id":"[0-9A-F-]{36}"', '"id":"…"', text).strip()
+
+
+def check_finished_app(package, binary):
+    """What the last chapter promises of the finished app, as a user at a terminal meets it: the
+    file written while it runs and on SIGTERM, and two copies on one file (each other's items
+    shown as they arrive, different fields both kept, a lost same-field edit named on the losing
+    copy's screen). What the page shows of these runs must be what they print and write."""
+    folder = package.parent / "finished"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    trip = folder / "trip.json"
+    app = Copy(binary, folder, "trip.json")
     try:
-        # Both have opened the file once each has drawn its first screen.
-        for copy in (first, second):
-            if not copy.stdout.readline():
-                raise StepFailure("a copy ended before drawing its screen")
-        # The second copy edits, saves and ends; only then does the first, which opened the file
-        # before the second saved: its save must merge the second's, not overwrite it.
-        second.stdin.write(copies["second"]); second.stdin.flush()
-        second.stdin.close()
-        second.stdout.read()
-        if second.wait(timeout=120) != 0:
-            raise StepFailure("the second copy failed")
-        first.stdin.write(copies["first"]); first.stdin.flush()
-        first.stdin.close()
-        first.stdout.read()
-        if first.wait(timeout=120) != 0:
-            raise StepFailure("the first copy failed")
+        app.wait_for("Packing list")
+        app.send("add Socks")
+        app.wait_for("1. [ ] Socks")
+        if not wait_for_file(trip, "Socks", 2):
+            raise StepFailure("an edit did not reach the file within 2 s while the app ran")
+        if without_ids(trip.read_text()) != shown("file").strip():
+            raise StepFailure(f"the page shows the file as\n{shown('file')}but it holds\n{trip.read_text()}")
+        if app.process.poll() is not None:
+            raise StepFailure("the app ended on its own")
+        # SIGTERM right after an edit: the edit is written before the app ends.
+        after = app.wait_for("Packing list")
+        app.send("add Hat")
+        app.wait_for("2. [ ] Hat", after=after)
+        app.process.send_signal(signal.SIGTERM)
+        app.process.wait(timeout=30)
+        if without_ids(trip.read_text()) != shown("file after SIGTERM").strip():
+            raise StepFailure(f"after an edit and SIGTERM the page shows the file as\n"
+                              f"{shown('file after SIGTERM')}but it holds\n{trip.read_text()}")
     finally:
-        watchdog.cancel()
+        if app.process.poll() is None:
+            app.process.kill()
+    # Lock files or other companions beside the list: the text names each one.
+    text = "".join(path.read_text() for path in (CATALOG / "Tutorials").glob("*.tutorial"))
+    for companion in sorted(path.name for path in folder.iterdir() if path.name != "trip.json"):
+        if companion not in text:
+            raise StepFailure(f"the app made {companion} beside the list, and the tutorial never names it")
+
+    # Two copies on one file.
+    first, second = Copy(binary, folder, "trip.json"), Copy(binary, folder, "trip.json")
+    try:
         for copy in (first, second):
-            if copy.poll() is None:
-                copy.kill()
+            copy.wait_for("2. [ ] Hat")
+        # A running copy shows what the other saved, with no command typed.
+        second.send("add Towel")
+        first.wait_for("3. [ ] Towel")
+        # Different fields of one item: both kept.
+        mark = first.wait_for("Towel")
+        first.send("pack 1")
+        first.wait_for("1. [x] Socks", after=mark)
+        second.wait_for("1. [x] Socks")
+        mark = second.wait_for("1. [x] Socks")
+        second.send("edit 1", "quantity 2", "save")
+        first.wait_for("1. [x] Socks ×2", after=mark)
+        # One field, both: the editor open in the first while the second saves.
+        mark = first.wait_for("1. [x] Socks ×2")
+        first.send("edit 2", "quantity 5")
+        editing = first.wait_for("quantity: 5", after=mark)
+        mark = second.wait_for("Socks ×2")
+        second.send("edit 2", "quantity 3", "save")
+        second.wait_for("2. [ ] Hat ×3", after=mark)
+        if not wait_for_file(trip, '"quantity":3', 5):
+            raise StepFailure("the second copy's quantity never reached the file")
+        # The first copy takes the save in while its editor is open, and draws the editor again.
+        mark = first.wait_for("Editing an item", after=editing)
+        first.send("save")
+        first.wait_for("note:", after=mark)
+        printed = first.lines[mark:]
+        if not any(re.search(r"“Hat”.*quantity.*3", line) for line in printed):
+            raise StepFailure("the losing copy was not told which item and field it lost:\n"
+                              + "\n".join(printed))
+        missing = [line for line in shown("losing copy").splitlines() if line not in printed]
+        if missing:
+            raise StepFailure("the page shows the losing copy printing lines it did not:\n"
+                              + "\n".join(missing) + "\n--- it printed\n" + "\n".join(printed))
+        for copy in (first, second):
+            copy.end()
+        saved = json.loads(trip.read_text())["document"]
+        kept = {item["name"]: (item["isPacked"], item["quantity"]) for item in saved}
+        if kept != {"Socks": (True, 2), "Hat": (False, 3), "Towel": (False, 1)}:
+            raise StepFailure(f"the file holds {kept} after the two copies' edits")
+    finally:
+        for copy in (first, second):
+            if copy.process.poll() is None:
+                copy.process.kill()
 
 
 if __name__ == "__main__":

@@ -16,5 +16,6 @@ let package = Package(
         ),
         .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
         .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

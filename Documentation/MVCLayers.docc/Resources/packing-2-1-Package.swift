@@ -18,5 +18,6 @@ let package = Package(
         ),
         .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
         .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

@@ -45,10 +45,6 @@ extension Item: ListElement {
         ElementField(
             "isPacked", \.isPacked,
             parse: { Bool($0).map { .success($0) } ?? .failure(.notYesOrNo($0)) }),
-        ElementField(
-            "quantity", \.quantity,
-            parse: { Int($0).map { .success($0) } ?? .failure(.notANumber($0)) },
-            rule: { $0 < 1 ? [.tooFew($0)] : [] }),
     ]
 
     /// An item with no name yet, with `id`.

@@ -23,13 +23,3 @@ public actor SimulatedWeights: WeightService {
         return table[name.lowercased()] ?? 100
     }
 }
-
-/// What the weight managers publish, keyed by item name: a screen follows the items it shows.
-public struct WeightUpdate: KeyedUpdate, Equatable, Sendable {
-    /// The name it shows.
-    public var name: String
-    /// The weight of one, in grams.
-    public var grams: Int
-    /// The item name the weight is about.
-    public var key: String { name }
-}

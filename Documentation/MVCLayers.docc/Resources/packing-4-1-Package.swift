@@ -25,5 +25,6 @@ let package = Package(
                 .product(name: "MVCPresenterTesting", package: "MVCLayers"),
             ]
         ),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

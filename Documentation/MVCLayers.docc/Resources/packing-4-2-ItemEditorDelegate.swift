@@ -14,11 +14,6 @@ public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
 public protocol ItemEditorDelegate: AnyObject {
     /// Keeps the item the editor saved, or says why it cannot.
     func saveItem(_ item: Item) throws(ItemEditorError)
-    /// Optional: the default does nothing. A delegate that implements it is always called.
+    /// The user cancelled: nothing was saved.
     func cancelEditing()
-}
-
-extension ItemEditorDelegate {
-    /// Does nothing: cancelling is optional.
-    public func cancelEditing() {}
 }

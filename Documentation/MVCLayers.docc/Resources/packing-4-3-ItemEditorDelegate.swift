@@ -14,13 +14,8 @@ public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
 public protocol ItemEditorDelegate: AnyObject {
     /// Keeps the item the editor saved, or says why it cannot.
     func saveItem(_ item: Item) throws(ItemEditorError)
-    /// Optional: the default does nothing. A delegate that implements it is always called.
+    /// The user cancelled: nothing was saved.
     func cancelEditing()
-}
-
-extension ItemEditorDelegate {
-    /// Does nothing: cancelling is optional.
-    public func cancelEditing() {}
 }
 
 /// Saving adds the item to the store.
@@ -31,30 +26,10 @@ public final class AddItemDelegate: ItemEditorDelegate {
     /// A delegate that adds to `store`.
     public init(store: ListStore<Item>) { self.store = store }
 
-    /// Keeps the item the editor saved.
+    /// Adds the item the editor saved.
     public func saveItem(_ item: Item) throws(ItemEditorError) {
         do { try store.add(item) } catch { throw ItemEditorError(description: error.description) }
     }
-}
-
-/// Saving applies the editor's changes to the item it was opened on, wherever it now is.
-@MainActor
-public final class EditItemDelegate: ItemEditorDelegate {
-    private let store: ListStore<Item>
-    private let original: Item
-
-    /// A delegate that edits `original` in `store`.
-    public init(store: ListStore<Item>, original: Item) {
-        self.store = store
-        self.original = original
-    }
-
-    /// Keeps the item the editor saved.
-    public func saveItem(_ item: Item) throws(ItemEditorError) {
-        do {
-            try store.apply(editOf: original, result: item)
-        } catch {
-            throw ItemEditorError(description: error.description)
-        }
-    }
+    /// Nothing was added, so there is nothing to undo.
+    public func cancelEditing() {}
 }

@@ -34,5 +34,6 @@ let package = Package(
                 .product(name: "MVCPresenterTesting", package: "MVCLayers"),
             ]
         ),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

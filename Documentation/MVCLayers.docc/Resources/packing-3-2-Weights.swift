@@ -1,0 +1,38 @@
+import MVCObservation
+
+/// Where weights come from: a remote lookup, slow and counted.
+public protocol WeightService: Sendable {
+    /// How much one `name` weighs, in grams.
+    func grams(of name: String) async throws -> Int
+}
+
+/// A weight service that answers from a table, and counts the questions it is asked.
+public actor SimulatedWeights: WeightService {
+    private let table: [String: Int]
+    /// How many lookups reached the service.
+    public private(set) var lookups = 0
+
+    /// A service answering from `table`, by lowercased name.
+    public init(_ table: [String: Int]) {
+        self.table = table
+    }
+
+    /// Answers from the table; 100 g for a name it does not know.
+    public func grams(of name: String) async throws -> Int {
+        lookups += 1
+        return table[name.lowercased()] ?? 100
+    }
+}
+
+/// What the weight managers publish, keyed by item name: a screen follows the items it shows.
+public struct WeightUpdate: KeyedUpdate, Equatable, Sendable {
+    /// The name it shows.
+    public var name: String
+    /// The weight of one, in grams.
+    public var grams: Int
+    /// The item the weight is about, as the service reads names: "Socks" and "socks" are one.
+    public var key: String { Self.key(for: name) }
+
+    /// The key of the item called `name`.
+    public static func key(for name: String) -> String { name.lowercased() }
+}

@@ -1,0 +1,25 @@
+import MVCObservation
+import MVCPresenter
+import MVCStore
+
+/// The list screen, headless: intents in, view-state out.
+@MainActor
+public final class PackingListPresenter {
+    private let store: ListStore<Item>
+    private let manager: PackingManager
+    private var core: PackingListCore
+    private let state: ObservableProperty<PackingListViewState>
+
+    /// A presenter of `store`'s items, weighing them through `manager`.
+    public init(store: ListStore<Item>, manager: PackingManager) {
+        self.store = store
+        self.manager = manager
+        core = PackingListCore(items: store.elements, undoLabel: store.undoLabel)
+        state = ObservableProperty(core.viewState)
+    }
+
+    private func send(_ event: PackingListCore.Event) {
+        core.handle(event)
+        state.value = core.viewState
+    }
+}

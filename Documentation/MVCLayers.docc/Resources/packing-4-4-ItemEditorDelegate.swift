@@ -1,0 +1,35 @@
+import MVCStore
+
+/// Why a delegate could not keep what the editor saved.
+public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
+    /// Why, in words a user can act on.
+    public let description: String
+}
+
+/// What an item editor tells whoever opened it.
+///
+/// The editor knows only this protocol: not the store, and not whether it creates an item or
+/// edits one.
+@MainActor
+public protocol ItemEditorDelegate: AnyObject {
+    /// Keeps the item the editor saved, or says why it cannot.
+    func saveItem(_ item: Item) throws(ItemEditorError)
+    /// The user cancelled: nothing was saved.
+    func cancelEditing()
+}
+
+/// Saving adds the item to the store.
+@MainActor
+public final class AddItemDelegate: ItemEditorDelegate {
+    private let store: ListStore<Item>
+
+    /// A delegate that adds to `store`.
+    public init(store: ListStore<Item>) { self.store = store }
+
+    /// Adds the item the editor saved.
+    public func saveItem(_ item: Item) throws(ItemEditorError) {
+        do { try store.add(item) } catch { throw ItemEditorError(description: error.description) }
+    }
+    /// Nothing was added, so there is nothing to undo.
+    public func cancelEditting() {}
+}
