@@ -130,8 +130,8 @@ public final class ListStore<Element: ListElement> {
         let changedMeanwhile = Set(current.fieldsChanged(from: original).map(\.name))
         var kept = edited
         var notices: [String] = []
-        for field in edited.fieldsChanged(from: original) where changedMeanwhile.contains(field.name)
-        {
+        for field in edited.fieldsChanged(from: original)
+        where changedMeanwhile.contains(field.name) {
             if !field.isEqual(edited, current) {
                 notices.append(
                     "“\(original.title)” had its \(field.name) changed elsewhere to “\(field.text(in: current))” while it was edited here to “\(field.text(in: edited))”; the other change was kept"
