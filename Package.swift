@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "MVCSQLiteStore",
             dependencies: [
-                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
             ],
             path: "Adapters/SQLite",
             swiftSettings: strictSettings

@@ -18,7 +18,7 @@ public import Foundation
 /// several.
 ///
 /// Where the system has no such notices (a file system that does not send them, the per-user
-/// inotify limit reached), ``init(files:watchingFolderOnly:queue:onChange:)`` returns `nil`, and the caller polls.
+/// inotify limit reached), ``init(files:queue:onChange:)`` returns `nil`, and the caller polls.
 public final class FileChangeWatcher {
     private let sources: [any DispatchSourceProtocol]
 
@@ -26,15 +26,11 @@ public final class FileChangeWatcher {
     ///
     /// - Parameters:
     ///   - files: The files to watch; their folders are watched, and only their names passed on.
-    ///   - watchingFolderOnly: Never open the files themselves, only their folder (where the
-    ///     system must open what it watches, on Apple platforms, a change inside a file is then
-    ///     not seen, only files made, moved or deleted). For files another library holds POSIX
-    ///     locks on (an SQLite database): closing any descriptor of a file drops them all.
     ///   - queue: Where `onChange` is called.
     ///   - onChange: Called after each change; it means "look again", never what changed.
     /// - Returns: `nil` if the system cannot watch them.
     public init?(
-        files: [URL], watchingFolderOnly: Bool = false,
+        files: [URL],
         queue: DispatchQueue = .global(qos: .userInitiated),
         onChange: @escaping @Sendable () -> Void
     ) {
@@ -46,7 +42,7 @@ public final class FileChangeWatcher {
         #elseif canImport(Darwin)
             guard
                 let sources = Self.vnodeSources(
-                    files: watchingFolderOnly ? [] : files,
+                    files: files,
                     folders: Set(files.map { $0.deletingLastPathComponent().path }), queue: queue,
                     onChange: onChange)
             else { return nil }

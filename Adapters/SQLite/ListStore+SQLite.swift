@@ -1,6 +1,5 @@
 public import Foundation
 import MVCModel
-import MVCPersistence
 public import MVCStore
 public import MVCTracing
 
@@ -13,11 +12,8 @@ extension ListStore where Element: SQLiteListElement {
     ///   - url: The database file.
     ///   - busyWait: How long an edit waits for another process's write to end before its write
     ///     fails (and is tried again).
-    ///   - watchesFileEvents: Whether to learn of other processes' commits from the operating
-    ///     system's notices of the file's folder (see ``/MVCPersistence/FileChangeWatcher``).
-    ///   - pollInterval: How often to look for other processes' commits where the system gives no
-    ///     notices (with notices, every 2 s as a backstop); `nil` looks only on notices, or when
-    ///     asked (``SQLitePersistence/lookForChanges()``).
+    ///   - pollInterval: How often to ask SQLite whether another process committed; `nil` looks
+    ///     only when asked (``SQLitePersistence/lookForChanges()``).
     ///   - clock: The clock the poll interval is measured on.
     ///   - tracer: Told each hop the store and the persistence make.
     /// - Returns: The store and its persistence; call the persistence's `close()` before exiting.
@@ -26,8 +22,7 @@ extension ListStore where Element: SQLiteListElement {
     public static func openDatabase(
         at url: URL,
         busyWait: Duration = .seconds(5),
-        watchesFileEvents: Bool = true,
-        pollInterval: Duration? = .milliseconds(500),
+        pollInterval: Duration? = .milliseconds(25),
         clock: any Clock<Duration> = ContinuousClock(),
         tracer: HopTracer = .disabled
     ) async throws(PersistenceError) -> (store: ListStore, persistence: SQLitePersistence<Element>)
@@ -38,7 +33,7 @@ extension ListStore where Element: SQLiteListElement {
             database: database, seen: loaded.through, tracer: tracer)
         let store = ListStore(loaded.list, persistence: persistence, tracer: tracer)
         persistence.store = store
-        persistence.watch(events: watchesFileEvents, pollInterval: pollInterval, clock: clock)
+        persistence.watch(every: pollInterval, clock: clock)
         return (store, persistence)
     }
 }

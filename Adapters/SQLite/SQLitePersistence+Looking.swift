@@ -1,6 +1,5 @@
 import Foundation
 import MVCModel
-import MVCPersistence
 import MVCStore
 import MVCTracing
 
@@ -9,7 +8,7 @@ import MVCTracing
 extension SQLitePersistence {
     /// Looks for other processes' commits now, and takes them in.
     ///
-    /// Called by the watcher; call it yourself to look without waiting for one.
+    /// Called every poll interval; call it yourself to look without waiting.
     public func lookForChanges() {
         lookForChanges(force: false)
     }
@@ -165,56 +164,29 @@ extension SQLitePersistence {
 
     // MARK: Watching
 
-    /// Starts following other processes' commits: from the operating system's notices of the
-    /// folder (never of the database's own files), with a slow look every 2 s (or `pollInterval`,
-    /// if longer) in case a notice never comes; every `pollInterval` where there are no notices;
-    /// `nil` never polls.
-    func watch(events: Bool, pollInterval: Duration?, clock: any Clock<Duration>) {
-        watching = (events, pollInterval, clock)
-        restartWatching()
-    }
-
-    func restartWatching() {
-        guard let (events, pollInterval, clock) = watching, !isClosedForGood else { return }
-        watcher?.cancel()
-        poller?.cancel()
-        watcher =
-            events
-            ? FileChangeWatcher(
-                files: [url, URL(fileURLWithPath: url.path + "-wal")], watchingFolderOnly: true
-            ) { [weak self] in
-                Task { @MainActor in self?.fileChanged() }
-            } : nil
-        guard let pollInterval else { return }
-        let interval = watcher == nil ? pollInterval : max(pollInterval, .seconds(2))
+    /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
+    ///
+    /// SQLite tells no one of a commit. `PRAGMA data_version`, which changes when another
+    /// connection commits, is its documented way to ask, and a look that finds nothing new costs
+    /// that pragma and one `lstat` of the path, on the database's queue.
+    func watch(every interval: Duration?, clock: any Clock<Duration>) {
+        watching = true
+        guard let interval else { return }
         poller = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
-                self?.lookForChanges()
-            }
-        }
-    }
-
-    /// Looks now, and again after growing pauses for about a second and a half: a notice can
-    /// come from the first bytes of a commit, before SQLite has flushed it for readers.
-    private func fileChanged() {
-        guard !isClosedForGood, watching != nil else { return }
-        lookForChanges()
-        trailingLooks?.cancel()
-        trailingLooks = Task { [weak self] in
-            for pause in [2, 3, 5, 15, 25, 50, 100, 200, 400, 800] {
-                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return }
-                self?.lookForChanges()
+                guard let self, self.watching else { return }
+                self.lookForChanges()
             }
         }
     }
 
     func stopLooking() {
-        // Looking stops by these flags (every look checks them); the watcher and the poller are
-        // let go with the object. Cancelled here, they would drop the last weak references to it,
-        // and LeakSanitizer, which cannot see a live object's weak-reference table through its
-        // reference count, would report that table as leaked at exit.
-        watching = nil
+        // Looking stops by these flags (every look checks them); the poller is let go with the
+        // object. Cancelled here, it would drop the last weak reference to it, and LeakSanitizer,
+        // which cannot see a live object's weak-reference table through its reference count,
+        // would report that table as leaked at exit.
+        watching = false
     }
 
     /// Returns once no look is under way.

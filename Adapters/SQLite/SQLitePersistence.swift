@@ -1,25 +1,24 @@
 public import Foundation
 import MVCModel
 public import MVCObservation
-import MVCPersistence
 public import MVCStore
 import MVCTracing
 
 /// Keeps a ``/MVCStore/ListStore``'s list in an SQLite database: each edit written as it is made,
 /// in a transaction of its own, and other processes' commits taken in as ordinary store updates.
 ///
-/// The store does not know which persistence it has: this type and
-/// ``/MVCPersistence/DocumentPersistence`` are the two ``/MVCStore/ListPersistence``s, and
+/// The store does not know which persistence it has: this type and the JSON document's
+/// `DocumentPersistence` are the two ``/MVCStore/ListPersistence``s, and
 /// presenters and screens see the same store either way.
 ///
 /// - Writing: edits are written in order, one transaction each, on the database's own queue;
 ///   ``saveStatus`` is `.pending` until every edit made so far is in the file, then `.saved`. A
 ///   write that fails (another process kept the database locked past the busy wait, the disk is
 ///   full) stays queued, with the status `.failed`, and is tried again until it succeeds.
-/// - Reading: after another process commits (the operating system says the folder changed, or
-///   every `pollInterval` where it cannot, and every 2 s as well), the rows its log entries name
-///   are read off the main actor, and only the resulting edits are applied on it. Taking in waits
-///   until this process's own edits are written.
+/// - Reading: every poll interval it asks SQLite whether another connection committed
+///   (`PRAGMA data_version`); after a commit, the rows its log entries name are read off the main
+///   actor, and only the resulting edits are applied on it. Taking in waits until this process's
+///   own edits are written.
 /// - A file deleted, moved, replaced or emptied by another program while it is open is noticed at
 ///   the next look or write. Nothing more is written at its path; the store's notice says so once,
 ///   naming the new file beside it (`name.recovered.sqlite`, never one already there) where the
@@ -33,9 +32,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private let status = ObservableProperty<SaveStatus>(.saved)
     /// The database file the list is kept in now (a recovery file, after the first was lost).
     public var url: URL { database.url }
-    /// Whether the operating system's notices of changes are used (else the database is polled,
-    /// or, with no poll interval, looked at only when ``lookForChanges()`` is called).
-    public var isWatchingFileEvents: Bool { watcher != nil }
 
     private(set) var database: ListDatabase<Element>
     weak var store: ListStore<Element>?
@@ -57,10 +53,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     var looksAgain = false
     var forcesNextLook = false
     var readsWholeNext = false
-    var watcher: FileChangeWatcher?
     var poller: Task<Void, Never>?
-    var trailingLooks: Task<Void, Never>?
-    var watching: (events: Bool, pollInterval: Duration?, clock: any Clock<Duration>)?
+    /// Whether the poller still looks (until closing).
+    var watching = false
 
     init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
         self.database = database
@@ -71,8 +66,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     isolated deinit {
         poller?.cancel()
-        trailingLooks?.cancel()
-        watcher?.cancel()
     }
 
     // MARK: Writing
@@ -364,7 +357,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         failures = 0
         status.value = pending.isEmpty ? .saved : .pending
         run(lifecycle.handle(.recovered, path: old.path))
-        restartWatching()
         resumeWaiters()
     }
 

@@ -171,7 +171,7 @@ final class EditChild {
         if url.pathExtension == "sqlite" {
             guard
                 let (opened, persistence) = try? await AttractionStore.openDatabase(
-                    at: url, watchesFileEvents: false, pollInterval: nil)
+                    at: url, pollInterval: nil)
             else { return }
             store = opened
             flush = { try? await persistence.flush() }

@@ -81,7 +81,7 @@ enum DatabaseBenchmarks {
     ) async -> (measured: Double, reference: Double)? {
         guard
             let (store, persistence) = try? await AttractionStore.openDatabase(
-                at: database, watchesFileEvents: false, pollInterval: nil),
+                at: database, pollInterval: nil),
             let bare = BareSQLite(database)
         else { return nil }
         let clock = ContinuousClock()

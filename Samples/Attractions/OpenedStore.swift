@@ -63,7 +63,7 @@ struct OpenedStore {
             return OpenedStore(store: store, format: .document, writePending: flush, close: flush)
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
-                at: url, pollInterval: .milliseconds(500), tracer: tracer)
+                at: url, tracer: tracer)
             return OpenedStore(
                 store: store, format: .database,
                 writePending: { await failure(of: persistence.flush) },

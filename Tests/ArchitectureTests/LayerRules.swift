@@ -26,9 +26,8 @@ enum LayerRules {
         ]),
         // SQLite's C interface, a system library: it imports nothing of the project's.
         "CSQLite": .systemLibrary,
-        // The SQLite adapter borrows the JSON adapter's folder watcher.
         "MVCSQLiteStore": .adapter(mayImport: [
-            "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence", "MVCTracing",
+            "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
         ]),
         "MVCAvatarServiceLive": .adapter(mayImport: ["MVCStore", "MVCModel"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),

@@ -27,7 +27,7 @@ if arguments.count == 3, arguments[0] == "--sqlite", let first = Int(arguments[2
     let url = URL(fileURLWithPath: arguments[1])
     do throws(PersistenceError) {
         let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+            at: url, pollInterval: nil)
         var edit = first
         while true {
             try? store.add(Attraction(name: "edit \(edit)"))

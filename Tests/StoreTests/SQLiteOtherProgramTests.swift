@@ -91,7 +91,7 @@ struct SQLiteOtherProgramTests {
         let url = folder.file("s.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
         let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, watchesFileEvents: false, pollInterval: nil)
+            at: url, pollInterval: nil)
         var notices: [String] = []
         let token = store.notice.observe(options: .new) { change in
             if let notice = change.newValue ?? nil { notices.append(notice.message) }

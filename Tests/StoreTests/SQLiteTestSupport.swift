@@ -29,7 +29,7 @@ enum ListOnDisk {
 func openFollowingOnlyWhenAsked(_ url: URL) async throws -> (
     store: AttractionStore, persistence: SQLitePersistence<Attraction>
 ) {
-    try await AttractionStore.openDatabase(at: url, watchesFileEvents: false, pollInterval: nil)
+    try await AttractionStore.openDatabase(at: url, pollInterval: nil)
 }
 
 /// A store whose edits wait 50 ms for a lock, on a database another connection holds locked
