@@ -23,8 +23,9 @@ struct StoredRows: Sendable {
             existing.contains($0.name) ? DatabaseSchema.quoted($0.name) : "NULL"
         }
         var rows = StoredRows()
+        // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
         let statement = try connection.statement(
-            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, id")
+            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, rowid")
         defer { statement.reset() }
         while try statement.step() {
             rows.ids.append(statement.text(at: 0) ?? "")

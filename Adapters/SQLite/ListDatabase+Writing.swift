@@ -15,10 +15,17 @@ extension ListDatabase {
     ///
     /// - Returns: The element as the database now holds it, when it differs from the edit's; the
     ///   row it was placed after, for an insert or a move (another process may have moved its
-    ///   neighbours meanwhile); and the edit's change log entry.
+    ///   neighbours meanwhile); and the edit's change log entry. Or, with nothing written, why
+    ///   the path no longer names the file open here.
     func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError)
         -> WriteResult<Element>
     {
+        // Checked here, not by a call of its own: one trip to this actor for each edit.
+        if let reason = lost() {
+            var result = WriteResult<Element>()
+            result.lost = reason
+            return result
+        }
         let connection = try connected()
         // Every thousandth write trims the change log in its own transaction, where the write lock
         // is already held: a trimming never waits for, or fails on, another program.
@@ -256,7 +263,7 @@ extension ListDatabase {
     /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (only after
     /// about 32 inserts in a row between the same two elements).
     func renumber(_ connection: SQLiteConnection) throws {
-        let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, id")
+        let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, rowid")
         let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap
         for (position, id) in ids.enumerated() {
             try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")

@@ -216,15 +216,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         // The file written to: recovery may swap it for another while a write is under way.
         let writing = database
         while lifecycle.writes, let next = pending.first, !isClosedForGood, writing === database {
-            if let reason = await writing.lost() {
-                fileLost(reason)
-                return
-            }
             do throws(PersistenceError) {
                 tracer.record(
                     from: .persistence, to: .disk,
                     "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
                 let written = try await writing.write(next, origin: origin)
+                if let reason = written.lost {
+                    fileLost(reason)
+                    return
+                }
                 tracer.record(from: .disk, to: .persistence, "committed")
                 // Found by its number: a recovery meanwhile may have taken it off the queue.
                 pending.removeAll { $0.serial == next.serial }
