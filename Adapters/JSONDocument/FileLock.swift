@@ -189,6 +189,7 @@ enum FileLock {
             }
             // Deleted by another program between the two opens: make it again.
             if descriptor < 0, errno == ENOENT, creationFailure == nil, attempts < 100 {
+                usleep(1_000)  // not a spin: the deleting program gets a turn
                 continue
             }
             return try checked(descriptor, creationFailure, lockPath, shownPath)

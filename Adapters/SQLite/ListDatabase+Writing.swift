@@ -15,8 +15,9 @@ extension ListDatabase {
     ///
     /// - Returns: The element as the database now holds it, when it differs from the edit's; the
     ///   row it was placed after, for an insert or a move (another process may have moved its
-    ///   neighbours meanwhile); and the edit's change log entry. Or, with nothing written, why
-    ///   the path no longer names the file open here.
+    ///   neighbours meanwhile); and the edit's change log entry. Or why the path no longer names
+    ///   the file open here: found before writing (nothing written), or after (the edit is in a
+    ///   file nobody will read); either way the edit is still to be kept elsewhere.
     func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError)
         -> WriteResult<Element>
     {
@@ -31,7 +32,7 @@ extension ListDatabase {
         // is already held: a trimming never waits for, or fails on, another program.
         let trims = writesSinceTrimming + 1 >= 1_000
         do {
-            let result = try connection.writing { () throws -> WriteResult<Element> in
+            var result = try connection.writing { () throws -> WriteResult<Element> in
                 var result = try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
                     .bind(.text(write.change.element.id.description), .text(origin)).run()
@@ -44,6 +45,9 @@ extension ListDatabase {
                 return result
             }
             writesSinceTrimming = trims ? 0 : writesSinceTrimming + 1
+            // Lost while the write waited for another program's lock: committed into a file no
+            // longer at the path, which nobody will read.
+            result.lost = lost()
             return result
         } catch let error as PersistenceError {
             throw error

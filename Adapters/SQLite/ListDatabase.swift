@@ -32,7 +32,7 @@ struct WriteResult<Element: SQLiteListElement>: Sendable {
     var predecessor: Element.ID??
     /// The edit's change log entry.
     var entry: Int64 = 0
-    /// Why nothing was written: the path no longer names the file open here.
+    /// Why the edit is in no file anyone will read: the path no longer names the file open here.
     var lost: String?
 
     init(merged: Element? = nil, predecessor: Element.ID?? = nil) {

@@ -107,7 +107,13 @@ final class SQLiteConnection {
         let deadline = clock.now + busyWait
         while true {
             do throws(SQLiteError) {
-                _ = try strings("PRAGMA journal_mode = WAL")
+                let mode = try strings("PRAGMA journal_mode = WAL").first
+                // SQLite keeps the mode it has when it cannot change it, and says which.
+                guard mode == "wal" else {
+                    throw SQLiteError(
+                        code: SQLITE_CANTOPEN,
+                        message: "SQLite kept its \(mode ?? "unknown") journal mode instead of WAL")
+                }
                 return
             } catch  where error.isBusy && clock.now < deadline {
                 usleep(10_000)

@@ -158,6 +158,46 @@ struct SharedFileTests {
     }
 
     @Test(
+        "an editor's save that sets a field to what another change set meanwhile tells nothing, and one whose only change lost records no undo"
+    )
+    func editorMeetsSameFieldEdges() throws {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore([louvre])
+        let renamed = Attraction(id: louvre.id, name: "Le Louvre")
+        try store.replace(louvre.id, with: renamed)
+        let undoBefore = store.undoLabel
+
+        try store.apply(editOf: louvre, result: renamed)
+        #expect(store.notice.value == nil)
+        try store.apply(editOf: louvre, result: Attraction(id: louvre.id, name: "Louvre Museum"))
+
+        #expect(store.elements == [renamed])
+        #expect(store.notice.value?.sequenceNumber == 1)
+        #expect(store.undoLabel == undoBefore)
+    }
+
+    @Test("an editor's save that lost two fields to changes made elsewhere names each")
+    func editorLosesTwoFields() throws {
+        let louvre = Attraction(name: "Louvre", notes: "art")
+        let store = AttractionStore([louvre])
+        var notices: [String] = []
+        let token = store.notice.observe(options: .new) { change in
+            if let notice = change.newValue ?? nil { notices.append(notice.message) }
+        }
+        try store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa"))
+
+        try store.apply(
+            editOf: louvre,
+            result: Attraction(id: louvre.id, name: "Louvre Museum", notes: "paintings"))
+
+        #expect(notices.count == 2)
+        #expect(notices.contains { $0.contains("its name changed elsewhere to “Le Louvre”") })
+        #expect(notices.contains { $0.contains("its notes changed elsewhere to “Mona Lisa”") })
+        withExtendedLifetime(token) {}
+    }
+
+    @Test(
         "random edits by three processes, saved in random order, lose no acknowledged edit",
         arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8, 9, 10])
     func randomizedNoLostEdit(seed: UInt64) async throws {

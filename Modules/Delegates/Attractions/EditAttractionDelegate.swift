@@ -28,7 +28,8 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
 
     /// Applies the editor's changes to the original, found by id, so a reordered list is no
     /// problem; fields the editor did not change keep what the store holds now (another process's
-    /// edit, merged in while the editor was open, is not undone).
+    /// edit, merged in while the editor was open, is not undone), and a field both changed keeps
+    /// the other change, with the store's notice naming it.
     ///
     /// - Throws: ``AttractionEditorError/attractionGone`` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {

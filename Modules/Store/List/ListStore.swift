@@ -34,7 +34,8 @@ public final class ListStore<Element: ListElement> {
     /// Only the store writes it: others get this read-only view.
     public var saving: ReadOnlyProperty<ListSavingState> { savingProperty.readOnly }
     private let savingProperty = ObservableProperty<ListSavingState>(.saved)
-    /// The latest conflict resolved while taking in another process's save, if any.
+    /// The latest conflict resolved, if any: while taking in another process's save, or when an
+    /// editor's save met a change made elsewhere to the same field.
     public var notice: ReadOnlyProperty<ListStoreNotice?> { noticeProperty.readOnly }
     let noticeProperty = ObservableProperty<ListStoreNotice?>(nil)
     var list: EditableList<Element>
