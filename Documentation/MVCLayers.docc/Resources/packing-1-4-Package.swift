@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "PackingList",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
         // MVCLayers cloned beside this package; its identity is the folder's name.
         .package(path: "../MVCLayers")

@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "PackingList",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
         .package(path: "../MVCLayers")
     ],

@@ -26,7 +26,7 @@ public struct PackingListViewState: Equatable, Sendable {
 
 /// The list screen's decisions as a value: each event changes the view-state, nothing else.
 public struct PackingListCore: Equatable, Sendable {
-    /// Something that happened: a store change, a weight, or a refused intent.
+    /// Something that happened to the list, or to an intent about it.
     public enum Event: Equatable, Sendable {
         case changed(ListStoreUpdate<Item>)
         case refused(String)
