@@ -223,6 +223,19 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     // MARK: Reading what others wrote
 
+    /// Why the file is lost, if it is; else what other processes committed after log entry
+    /// `seen` (see ``changes(after:force:whole:)``): one trip to this actor for each look.
+    func look(after seen: Int64, force: Bool, whole: Bool) -> (
+        lost: String?, changes: Result<RemoteChanges<Element>?, PersistenceError>
+    ) {
+        if let reason = lost() { return (reason, .success(nil)) }
+        do throws(PersistenceError) {
+            return (nil, .success(try changes(after: seen, force: force, whole: whole)))
+        } catch {
+            return (nil, .failure(error))
+        }
+    }
+
     /// What other processes committed after log entry `seen`, or `nil` if nothing.
     ///
     /// - Parameters:

@@ -27,16 +27,7 @@ extension SQLitePersistence {
         let (seen, force, whole) = (self.seen, forcesNextLook, readsWholeNext)
         let database = self.database
         Task { [weak self] in
-            let lost = await database.lost()
-            var result: Result<RemoteChanges<Element>?, PersistenceError> = .success(nil)
-            if lost == nil {
-                do throws(PersistenceError) {
-                    result = .success(
-                        try await database.changes(after: seen, force: force, whole: whole))
-                } catch {
-                    result = .failure(error)
-                }
-            }
+            let (lost, result) = await database.look(after: seen, force: force, whole: whole)
             await self?.lookEnded(result, lost: lost, in: database, editsBefore: editsBefore)
         }
     }
@@ -167,8 +158,9 @@ extension SQLitePersistence {
     /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
     ///
     /// SQLite tells no one of a commit. `PRAGMA data_version`, which changes when another
-    /// connection commits, is its documented way to ask, and a look that finds nothing new costs
-    /// that pragma and one `lstat` of the path, on the database's queue.
+    /// connection commits, is its documented way to ask. A look that finds nothing new costs a
+    /// turn of the main actor and one trip to the database's queue, for that pragma and one
+    /// `lstat` of the path.
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
         watching = true
         guard let interval else { return }
