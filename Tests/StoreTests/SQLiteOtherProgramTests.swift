@@ -144,38 +144,6 @@ struct SQLiteOtherProgramTests {
             ])
     }
 
-    @Test(
-        "a database deleted while an edit waits for another program's write lock: the edit, committed into the lost file, still reaches the new one, even while closing"
-    )
-    func lostWhileWaitingForTheLock() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("s.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, busyWait: .seconds(1), pollInterval: nil)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
-        let other = try await OtherSQLiteProgram.holdingWriteLock(on: url, seconds: 2.5)
-
-        try store.add(Attraction(name: "Orsay"))
-        // The write waits for the lock and fails after 1 s; closing starts while it is tried
-        // again, and the file is deleted while that try waits.
-        #expect(
-            await eventually {
-                if case .failed = persistence.saveStatus.value { true } else { false }
-            })
-        let closing = Task { try await persistence.close() }
-        try await Task.sleep(for: .milliseconds(300))
-        try FileManager.default.removeItem(at: url)
-        try await other.finished()
-        try await closing.value
-
-        #expect(store.notice.value != nil)
-        #expect(
-            try ListOnDisk.read(folder.file("s.recovered.sqlite")).map(\.name) == [
-                "Louvre", "Orsay",
-            ])
-    }
-
     private static func fileState(_ url: URL) -> [String]? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
             return nil
