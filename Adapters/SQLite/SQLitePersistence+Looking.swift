@@ -165,10 +165,11 @@ extension SQLitePersistence {
         watching = true
         guard let interval else { return }
         poller = Task { [weak self] in
+            // Once looking stops it idles until `deinit` cancels it, and never returns early:
+            // see `stopLooking()`.
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
-                guard let self, self.watching else { return }
-                self.lookForChanges()
+                if self?.watching == true { self?.lookForChanges() }
             }
         }
     }
