@@ -93,6 +93,8 @@ struct Comparison {
     var unit: String
     /// How the ratio is formed and judged.
     var target: Target
+    /// The most the measured figure may be, in `unit`, where a limit of its own is set.
+    var limit: Double? = nil
 
     enum Target {
         /// measured / reference must be at most this.
@@ -124,6 +126,11 @@ struct Comparison {
             "      \(format(measured)) \(unit)   vs   \(format(reference)) \(unit) \(referenceName)"
         )
         Swift.print("      \(ratioText)")
+        if let limit {
+            Swift.print(
+                "      target: at most \(format(limit)) \(unit) \(measured <= limit ? "met" : "MISSED")"
+            )
+        }
     }
 }
 

@@ -84,8 +84,8 @@ struct SQLiteOtherProgramTests {
     }
 
     @Test(
-        "a database another program deletes, replaces or empties while it is open is told once, and the list goes whole to a new file beside it at the next edit",
-        arguments: ["delete", "replace", "empty"])
+        "a database another program deletes, replaces, empties or cuts short while it is open is told once, and the list goes whole to a new file beside it at the next edit",
+        arguments: ["delete", "replace", "empty", "truncate"])
     func lostWhileOpen(how: String) async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("s.sqlite")
@@ -254,6 +254,9 @@ final class OtherSQLiteProgram: Sendable {
             connection.commit()
             connection.close()
             os.replace(other, path)
+        elif how == "truncate":
+            # The first page kept: SQLite's header, which still counts the pages cut off.
+            os.truncate(path, 4096)
         else:
             open(path, "w").close()
         """

@@ -80,8 +80,11 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     }
 
     /// Applies `edit`; with `newIsChecked`, a replace's new value is known to keep the rules (the
-    /// store checked it), so it is not checked again.
-    mutating func apply(_ edit: ListEdit<Element>, newIsChecked: Bool) -> ListChange<Element>? {
+    /// store checked it), so it is not checked again, and `position` is where the store just
+    /// found it (looked up again only if it is not there).
+    mutating func apply(_ edit: ListEdit<Element>, newIsChecked: Bool, position hint: Int = -1)
+        -> ListChange<Element>?
+    {
         switch edit {
         case .insert(let element, let index):
             guard !contains(element.id) else { return nil }
@@ -131,7 +134,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             positions[id] = destination
             return .moved(moving, from: source, to: destination)
         case .replace(let old, let new):
-            guard old.id == new.id, let position = index(of: old.id) else { return nil }
+            guard old.id == new.id, let position = index(of: old.id, hint: hint) else { return nil }
             let current = elements[position]
             let result: Element
             if current == old {

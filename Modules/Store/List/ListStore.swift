@@ -173,11 +173,12 @@ public final class ListStore<Element: ListElement> {
     {
         guard newVersion.id == id else { throw .mismatchedID(expected: id, found: newVersion.id) }
         if let problem = newVersion.problems.first { throw .brokenRule(problem) }
-        guard let old = element(withID: id) else { throw .unknownElement(id) }
+        guard let position = list.index(of: id) else { throw .unknownElement(id) }
+        let old = list.elements[position]
         guard old != newVersion else { return }
         perform(
             .replace(old: old, new: newVersion), label: "Edit “\(newVersion.title)”",
-            newIsChecked: true)
+            newIsChecked: true, position: position)
     }
 
     /// Moves the element at `source` so that it ends up at `destination`.
@@ -234,10 +235,12 @@ public final class ListStore<Element: ListElement> {
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
-    private func perform(_ edit: ListEdit<Element>, label: String?, newIsChecked: Bool = false)
-        -> Bool
-    {
-        guard let change = list.apply(edit, newIsChecked: newIsChecked) else { return false }
+    private func perform(
+        _ edit: ListEdit<Element>, label: String?, newIsChecked: Bool = false, position: Int = -1
+    ) -> Bool {
+        guard let change = list.apply(edit, newIsChecked: newIsChecked, position: position) else {
+            return false
+        }
         if let label { history.record(edit, label: label) }
         recordForSaving(change)
         publish(change)

@@ -17,10 +17,12 @@ public struct UndoHistory<Edit: Sendable>: Sendable {
     /// Creates an empty history.
     public init() {}
 
+    // Read in place: `last?.label` would copy the whole entry, edit included, on every change.
+
     /// The label of the edit ``takeUndo()`` would return, if any.
-    public var undoLabel: String? { undoStack.last?.label }
+    public var undoLabel: String? { undoStack.isEmpty ? nil : undoStack[undoStack.count - 1].label }
     /// The label of the edit ``takeRedo()`` would return, if any.
-    public var redoLabel: String? { redoStack.last?.label }
+    public var redoLabel: String? { redoStack.isEmpty ? nil : redoStack[redoStack.count - 1].label }
 
     /// Records an edit the user just made; the redo stack is cleared.
     public mutating func record(_ edit: Edit, label: String) {
