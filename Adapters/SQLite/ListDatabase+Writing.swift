@@ -28,6 +28,7 @@ extension ListDatabase {
             return result
         }
         let connection = try connected()
+        if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
         // Every thousandth write trims the change log in its own transaction, where the write lock
         // is already held: a trimming never waits for, or fails on, another program.
         let trims = writesSinceTrimming + 1 >= 1_000

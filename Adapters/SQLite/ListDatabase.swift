@@ -74,6 +74,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private let executor: QueueExecutor
     nonisolated let busyWait: Duration
     private(set) var connection: SQLiteConnection?
+    /// Whether the file is on a read-only file system, and so only read.
+    private(set) var isImmutable = false
     let statements = FieldStatements(for: Element.self)
     private var seenDataVersion: Int64 = -1
     /// The open file's identity and size when it was opened: the path names another file, or
@@ -108,16 +110,17 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Returns: The list, and the last change log entry it includes.
     func open() throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
-        let connection = try sqliteCall {
+        let (connection, immutable) = try sqliteCall {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
                 isFolder.boolValue
             {
                 throw PersistenceError.unreadable(path: path, reason: "it is a folder")
             }
-            return try SQLiteConnection(path: path, busyWait: busyWait)
+            return try connect(readOnly: false)
         }
         self.connection = connection
+        isImmutable = immutable
         do throws(PersistenceError) {
             // Taken before the rows are read: a commit made from here on is seen by the first look.
             let dataVersion = try sqliteCall { try connection.integerPragma("data_version") }
@@ -135,15 +138,18 @@ actor ListDatabase<Element: SQLiteListElement> {
             if let problem = decoded.problems.first {
                 throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
             }
-            // Nothing was written before this point: a refused file is left as it was.
-            try sqliteCall {
-                try DatabaseSchema.migrate(connection, from: version, for: Element.self)
-                // Two rows with one rank (set by hand) would make a placement between them land
-                // elsewhere: every row gets its own rank, in the order shown.
-                let shared = try connection.integer(
-                    "SELECT count(*) FROM (SELECT rank FROM elements GROUP BY rank HAVING count(*) > 1)"
-                )
-                if shared ?? 0 > 0 { try connection.writing { try renumber(connection) } }
+            // Nothing was written before this point: a refused file is left as it was (and one
+            // on a read-only file system is only read).
+            if !immutable {
+                try sqliteCall {
+                    try DatabaseSchema.migrate(connection, from: version, for: Element.self)
+                    // Two rows with one rank (set by hand) would make a placement between them land
+                    // elsewhere: every row gets its own rank, in the order shown.
+                    let shared = try connection.integer(
+                        "SELECT count(*) FROM (SELECT rank FROM elements GROUP BY rank HAVING count(*) > 1)"
+                    )
+                    if shared ?? 0 > 0 { try connection.writing { try renumber(connection) } }
+                }
             }
             seenDataVersion = dataVersion
             opened = FileIdentity(path: path)
@@ -158,15 +164,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// older schema version, included).
     func readOnly() throws(PersistenceError) -> [Element] {
         let rows = try sqliteCall { () throws -> StoredRows in
-            var connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: true)
-            do {
-                _ = try connection.integerPragma("user_version")
-            } catch let error as SQLiteError where error.isReadOnly {
-                // A read-only disk, where SQLite cannot make the log's index: SQLite's documented
-                // way to read a file nothing can change.
-                connection = try SQLiteConnection(
-                    path: path, busyWait: busyWait, readOnly: true, immutable: true)
-            }
+            let (connection, _) = try connect(readOnly: true)
             return try connection.reading {
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
                 return version == 0
@@ -312,6 +310,29 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     // MARK: Helpers
+
+    /// A connection to the file.
+    ///
+    /// On a read-only file system, where SQLite cannot make the log's index, it is one that
+    /// reads the file as SQLite's documentation says to read a file nothing can change
+    /// (`immutable`), and `immutable` is `true`: nothing can be written.
+    private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
+        let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
+        do {
+            _ = try connection.integerPragma("user_version")
+        } catch {
+            guard error.isReadOnly, Self.isOnReadOnlyDisk(path) else { throw error }
+            let reading = try SQLiteConnection(
+                path: path, busyWait: busyWait, readOnly: true, immutable: true)
+            return (reading, true)
+        }
+        return (connection, false)
+    }
+
+    /// Whether `path` is on a file system mounted read-only.
+    private static func isOnReadOnlyDisk(_ path: String) -> Bool {
+        access(path, W_OK) != 0 && errno == EROFS
+    }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
         guard let connection else {
