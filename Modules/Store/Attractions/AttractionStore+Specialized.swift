@@ -46,5 +46,18 @@ import MVCModel
 
         @_specialize(exported:true,target:redo(),where Element == Attraction)
         func prespecializedRedo() throws(ListStoreError<Element>) { try redo() }
+
+        var prespecializedElements: [Element] {
+            @_specialize(exported:true,target:elements,where Element == Attraction)
+            get { elements }
+        }
+
+        var prespecializedCount: Int {
+            @_specialize(exported:true,target:count,where Element == Attraction)
+            get { count }
+        }
+
+        @_specialize(exported:true,target:element(withID:),where Element == Attraction)
+        func prespecializedElement(withID id: Element.ID) -> Element? { element(withID: id) }
     }
 #endif
