@@ -315,13 +315,23 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// On a read-only file system, where SQLite cannot make the log's index, it is one that
     /// reads the file as SQLite's documentation says to read a file nothing can change
-    /// (`immutable`), and `immutable` is `true`: nothing can be written.
+    /// (`immutable`), and `immutable` is `true`: nothing can be written. So is a read-only
+    /// connection to a file this process may not write (`readOnly`, as before). A log with
+    /// commits in it, which such a read would ignore, is refused instead.
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {
             _ = try connection.integerPragma("user_version")
         } catch {
-            guard error.isReadOnly, Self.isOnReadOnlyDisk(path) else { throw error }
+            guard error.isReadOnly, readOnly || Self.isOnReadOnlyDisk(path) else { throw error }
+            // An immutable read ignores the log: commits still in it would be missing, silently.
+            if let log = FileIdentity(path: path + "-wal"), log.size > 0 {
+                throw PersistenceError.unreadable(
+                    path: path,
+                    reason:
+                        "its write-ahead log \(path)-wal holds commits that SQLite cannot read on a read-only file system without the log's index \(path)-shm"
+                )
+            }
             let reading = try SQLiteConnection(
                 path: path, busyWait: busyWait, readOnly: true, immutable: true)
             return (reading, true)

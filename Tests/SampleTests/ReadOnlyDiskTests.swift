@@ -25,25 +25,12 @@ struct ReadOnlyDiskTests {
         .enabled(if: canMount, "needs root and unshare, to mount a file system of its own"),
         arguments: ["sqlite", "json"])
     func readOnlyDisk(format: String) async throws {
-        let sample = try SampleRunner.executable(named: "attractions")
-        let script = """
-            set -e
-            folder=$(mktemp -d)
-            mount -t tmpfs none "$folder"
+        let text = try await Self.run(
+            """
             printf 'add Louvre\\nquit\\n' | "$0" --store "$folder/a.$1" >/dev/null
             mount -o remount,ro "$folder"
             printf 'list\\nadd Orsay\\nquit\\n' | "$0" --store "$folder/a.$1" 2>&1 || true
-            echo "read-only: $(ls "$folder")"
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["unshare", "-m", "sh", "-c", script, sample.path, format]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try await SampleRunner.deadline(for: process).wait()
+            """, format)
 
         #expect(text.contains("1. Louvre"), "\(text)")
         #expect(text.contains("2. Orsay"), "\(text)")
@@ -51,5 +38,55 @@ struct ReadOnlyDiskTests {
             text.contains("read-only file system") || text.contains("Read-only file system"),
             "\(text)")
         #expect(!text.contains("unable to open"), "\(text)")
+    }
+
+    @Test(
+        "a database whose log holds a commit, on a read-only file system without its -shm file, is refused rather than shown without that commit",
+        .enabled(if: canMount, "needs root and unshare, to mount a file system of its own"))
+    func logWithoutIndex() async throws {
+        // Another program commits into the log and ends without folding it into the file (as a
+        // killed one would); then the log's index is gone, and the disk is made read-only.
+        let text = try await Self.run(
+            """
+            printf 'add Louvre\\nquit\\n' | "$0" --store "$folder/a.sqlite" >/dev/null
+            python3 - "$folder/a.sqlite" <<'PY'
+            import os, sqlite3, sys, uuid
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("PRAGMA wal_autocheckpoint = 0")
+            connection.execute(
+                "INSERT INTO elements (id, rank, name, notes) SELECT ?, max(rank) + 4294967296, 'Orsay', '' FROM elements",
+                (str(uuid.uuid4()).upper(),))
+            os._exit(0)
+            PY
+            rm "$folder/a.sqlite-shm"
+            mount -o remount,ro "$folder"
+            printf 'list\\nquit\\n' | "$0" --store "$folder/a.sqlite" 2>&1 || echo "exit status $?"
+            """)
+
+        #expect(!text.contains("1. Louvre") || text.contains("2. Orsay"), "\(text)")
+        #expect(text.contains("a.sqlite-wal"), "\(text)")
+    }
+
+    /// Runs `script` with the attractions sample as `$0`, `arguments` after it, and `$folder` a
+    /// small file system mounted for it alone; what it printed.
+    private static func run(_ script: String, _ arguments: String...) async throws -> String {
+        let sample = try SampleRunner.executable(named: "attractions")
+        let whole = """
+            set -e
+            folder=$(mktemp -d)
+            trap 'umount "$folder" 2>/dev/null; rmdir "$folder"' EXIT
+            mount -t tmpfs none "$folder"
+            \(script)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["unshare", "-m", "sh", "-c", whole, sample.path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try await SampleRunner.deadline(for: process).wait()
+        return text
     }
 }
