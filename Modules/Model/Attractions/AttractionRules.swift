@@ -102,12 +102,9 @@ extension String {
     var positionOfFirstControlCharacter: Int? {
         // The common case first, byte by byte: C0 and delete are single bytes, and C1 (U+0080 to
         // U+009F) is encoded as 0xC2 followed by 0x80...0x9F.
-        var previous: UInt8 = 0
-        let hasControl = utf8.contains { byte in
-            defer { previous = byte }
-            return byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte))
-        }
-        guard hasControl else { return nil }
+        guard
+            utf8.withContiguousStorageIfAvailable(Self.hasControlByte) ?? Self.hasControlByte(utf8)
+        else { return nil }
         var position = 0
         for character in self {
             position += 1
@@ -118,5 +115,18 @@ extension String {
             }
         }
         return nil
+    }
+
+    /// Whether `bytes`, UTF-8, hold a control character: a byte below 0x20, 0x7F, or 0xC2 then
+    /// 0x80...0x9F. A plain loop, so that a short name is checked in a few nanoseconds.
+    private static func hasControlByte(_ bytes: some Sequence<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                return true
+            }
+            previous = byte
+        }
+        return false
     }
 }
