@@ -117,8 +117,10 @@ extension String {
         return nil
     }
 
-    /// Whether `bytes`, UTF-8, hold a control character: a byte below 0x20, 0x7F, or 0xC2 then
-    /// 0x80...0x9F. A plain loop, so that a short name is checked in a few nanoseconds.
+    /// Whether the UTF-8 `bytes` hold a control character.
+    ///
+    /// That is a byte below 0x20, 0x7F, or 0xC2 then 0x80...0x9F: a plain loop, so that a short
+    /// name is checked in a few nanoseconds.
     private static func hasControlByte(_ bytes: some Sequence<UInt8>) -> Bool {
         var previous: UInt8 = 0
         for byte in bytes {
