@@ -94,11 +94,13 @@ actor ListDatabase<Element: SQLiteListElement> {
         // The file itself, not a link to it: its identity is the one to compare.
         self.url = url.resolvingSymlinksInPath()
         self.busyWait = busyWait
+        path = self.url.path
         executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
     }
 
-    /// The file's path, as errors show it.
-    nonisolated var path: String { url.path }
+    /// The file's path, as errors show it (kept: `URL.path` decodes the URL at each call, and
+    /// every write asks for it).
+    nonisolated let path: String
 
     // MARK: Opening and closing
 
