@@ -8,6 +8,11 @@
 //     Adds attractions named "edit n" to the SQLite database <file>, one edit at a time, and
 //     prints "saved n" once the persistence says edit n is on disk: every edit it printed must
 //     survive a SIGKILL.
+// crash-writer --saves-beside-locks <folder> <count>
+//     Starts <count> saves of the documents d0.json ... in <folder>, whose locks another process
+//     holds; then prints "pool free" from a task of the cooperative pool, and, once every save
+//     has ended, "saved <count>" or the first save's error. A save that held a pool thread while
+//     it waited for its lock would keep that line back until the lock's patience ran out.
 
 import Foundation
 import MVCModel
@@ -19,9 +24,34 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     USAGE: crash-writer <file> <first state number>
            crash-writer --sqlite <file> <first edit number>
+           crash-writer --saves-beside-locks <folder> <count>
 
-    Saves states (or, with --sqlite, edits) to <file> until killed.
+    Saves states (or, with --sqlite, edits) to <file> until killed; or saves <count> documents
+    in <folder> while another process holds their locks, saying when the pool runs a task.
     """
+
+if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int(arguments[2]) {
+    let folder = URL(fileURLWithPath: arguments[1])
+    let saves = (0..<count).map { index in
+        Task.detached {
+            let file = DocumentFile(
+                url: folder.appending(path: "d\(index).json"), format: .attractions)
+            try await file.save([Attraction(name: "row")])
+        }
+    }
+    // Queued behind every save: it runs while they wait only if none holds a thread.
+    await Task.detached {
+        FileHandle.standardOutput.write(Data("pool free\n".utf8))
+    }.value
+    do {
+        for save in saves { try await save.value }
+        print("saved \(count)")
+        exit(0)
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+}
 
 if arguments.count == 3, arguments[0] == "--sqlite", let first = Int(arguments[2]) {
     let url = URL(fileURLWithPath: arguments[1])

@@ -122,21 +122,21 @@ struct CrashTests {
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
+}
 
-    /// A built executable of this package: it sits in the build folder beside the test binary.
-    private func executable(named name: String) throws -> URL {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<5 {
-            let candidate = folder.appending(path: name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+/// A built executable of this package: it sits in the build folder beside the test binary.
+func executable(named name: String) throws -> URL {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<5 {
+        let candidate = folder.appending(path: name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder.deleteLastPathComponent()
     }
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
 }
 
 /// Reads lines from a pipe, one at a time, until it closes.
-private final class LineReader {
+final class LineReader {
     private let handle: FileHandle
     private var buffer = Data()
 

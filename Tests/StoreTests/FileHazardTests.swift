@@ -250,16 +250,12 @@ struct FileHazardTests {
         #expect(try folder.contents() == [])
     }
 
-    @Test(
-        "saves waiting for another process's lock leave the cooperative pool free",
-        .enabled(
-            if: !isUnderSanitizer,
-            "under a sanitizer, with the whole suite starting at once, a task can queue behind the others for longer than a save waits for a lock (10 s)"
-        ))
+    @Test("saves waiting for another process's lock leave the cooperative pool free")
     func lockWaitsOffThePool() async throws {
         let folder = try TemporaryFolder()
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
-        // Another process holds each document's lock (a lock on a descriptor of its own).
+        // This process holds each document's lock; the saves run in a child, whose cooperative
+        // pool (as wide as this machine has cores) nothing else uses, sanitizer or not.
         var held: [Int32] = []
         for index in 0..<count {
             let descriptor = openFile(
@@ -267,33 +263,25 @@ struct FileHazardTests {
             #expect(flock(descriptor, LOCK_EX) == 0)
             held.append(descriptor)
         }
-        let files = (0..<count).map {
-            DocumentFile(url: folder.file("d\($0).json"), format: .attractions)
-        }
-        let ended = SaveCount()
-        let saves = files.map { file in
-            Task.detached {
-                defer { ended.count.add(1, ordering: .releasing) }
-                try await file.save([Attraction(name: "row")])
-            }
-        }
-        try await Task.sleep(for: .milliseconds(100))  // every save is waiting now
+        let output = Pipe()
+        let child = Process()
+        child.executableURL = try executable(named: "crash-writer")
+        child.arguments = ["--saves-beside-locks", folder.url.path, String(count)]
+        child.standardOutput = output
+        try child.run()
+        let lines = LineReader(output.fileHandleForReading)
 
-        // Saves blocking the pool's threads would hold them for the lock's whole patience
-        // (10 s), and this task would run only once one had given up. Measured by that, not by
-        // a clock: on a busy machine a task can queue for seconds behind the others.
-        // Checked, and the locks let go, in that task: not on the main actor, which other
-        // tests may keep busy.
-        let locks = held
-        let endedBefore = await Task.detached {
-            await Task.yield()
-            let endedBefore = ended.count.load(ordering: .acquiring)
-            for descriptor in locks { close(descriptor) }
-            return endedBefore
-        }.value
-        for save in saves { _ = try await save.value }
+        // Its pool runs a task queued behind the saves while they wait: were they holding its
+        // threads, that line would come only once their patience (10 s) ran out and they failed.
+        let first = await lines.next()
+        for descriptor in held { close(descriptor) }
+        let last = await lines.next()
+        while child.isRunning { try await Task.sleep(for: .milliseconds(1)) }
 
-        #expect(endedBefore == 0, "a task of the pool ran only after \(endedBefore) saves gave up")
+        #expect(first == "pool free")
+        #expect(last == "saved \(count)")
+        #expect(child.terminationStatus == 0)
+        #expect(Set(try folder.contents()).isSuperset(of: (0..<count).map { "d\($0).json" }))
     }
 }
 
@@ -330,9 +318,4 @@ extension Result {
     fileprivate var failure: Failure? {
         if case .failure(let error) = self { error } else { nil }
     }
-}
-
-/// How many saves have ended, counted from any thread.
-private final class SaveCount: Sendable {
-    let count = Atomic(0)
 }
