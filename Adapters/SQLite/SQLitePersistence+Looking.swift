@@ -10,38 +10,19 @@ extension SQLitePersistence {
     ///
     /// Called every poll interval; call it yourself to look without waiting.
     public func lookForChanges() {
-        lookForChanges(force: false)
+        guard lifecycle == .open, watching else { return }
+        wantsLook = true
+        startWorking()
     }
 
-    func lookForChanges(force: Bool) {
-        guard lifecycle == .open, !isClosedForGood else { return }
-        // A look that must see the log stays forced until it happens.
-        forcesNextLook = forcesNextLook || force
-        guard !isLooking, pending.isEmpty else {
-            looksAgain = true
-            return
-        }
-        looksAgain = false
-        isLooking = true
+    /// Looks once, and takes in what it finds (the worker calls it when no edit waits).
+    func look() async {
         let editsBefore = edits
-        let (seen, force, whole) = (self.seen, forcesNextLook, readsWholeNext)
-        let database = self.database
-        Task { [weak self] in
-            let (lost, result) = await database.look(after: seen, force: force, whole: whole)
-            await self?.lookEnded(result, lost: lost, in: database, editsBefore: editsBefore)
-        }
-    }
-
-    private func lookEnded(
-        _ result: Result<RemoteChanges<Element>?, PersistenceError>, lost: String?,
-        in looked: ListDatabase<Element>, editsBefore: Int
-    ) async {
-        defer {
-            isLooking = false
-            if looksAgain { lookForChanges(force: true) }
-        }
+        let looked = database
+        let (lost, result) = await looked.look(
+            after: seen, force: forcesNextLook, whole: readsWholeNext)
         // Closed, or the list moved to another file, while the look was under way.
-        guard lifecycle == .open, !isClosedForGood, looked === database else { return }
+        guard lifecycle == .open, looked === database, let store else { return }
         if let lost { return fileLost(lost) }
         let changes: RemoteChanges<Element>?
         switch result {
@@ -52,17 +33,15 @@ extension SQLitePersistence {
             return fileLost("another program damaged it (\(reason))")
         case .failure(let error):
             forcesNextLook = true
-            store?.postNotice("could not read other programs' changes: \(error)")
+            store.postNotice("could not read other programs' changes: \(error)")
             return
         }
-        guard let changes, let store else { return }
+        guard let changes else { return }
         // An edit made meanwhile may be one the rows read do not have yet: read again after it.
         guard edits == editsBefore else {
             if case .whole = changes { readsWholeNext = true }
-            looksAgain = true
-            return
+            return lookAgain()
         }
-        let completed: Bool
         switch changes {
         case .rows(let rows, let through, let problems):
             // The rows read hold this process's own entries too; only those that change the list
@@ -73,10 +52,14 @@ extension SQLitePersistence {
                     from: .persistence, to: .store,
                     "take in another process's edits (\(Element.counted(bringing)))")
             }
-            completed = await applyInSlices(rows, editsBefore: editsBefore) { row in
-                store.takeIn(Self.edits(bringing: row, into: store))
-            }
-            if completed { finish(through: through, problems: problems, in: store) }
+            guard
+                await applyInSlices(
+                    rows, editsBefore: editsBefore,
+                    { row in
+                        store.takeIn(Self.edits(bringing: row, into: store))
+                    })
+            else { return lookAgain() }
+            finish(through: through, problems: problems, in: store)
         case .whole(let elements, let through, let problems):
             // Until it is applied whole, the next look reads whole too.
             readsWholeNext = true
@@ -87,19 +70,18 @@ extension SQLitePersistence {
             let difference = await Task.detached {
                 ListDifference.changes(from: current, to: elements)
             }.value
-            guard edits == editsBefore, store.elements == current else {
-                looksAgain = true
-                return
-            }
-            completed = await applyInSlices(difference, editsBefore: editsBefore) {
-                store.takeIn([$0])
-            }
-            if completed {
-                readsWholeNext = false
-                finish(through: through, problems: problems, in: store)
-            }
+            guard edits == editsBefore, store.elements == current,
+                await applyInSlices(difference, editsBefore: editsBefore, { store.takeIn([$0]) })
+            else { return lookAgain() }
+            readsWholeNext = false
+            finish(through: through, problems: problems, in: store)
         }
-        if !completed { looksAgain = true }
+    }
+
+    /// Asks for another look that reads the log, after what this process has to write.
+    private func lookAgain() {
+        wantsLook = true
+        forcesNextLook = true
     }
 
     private func finish(through: Int64, problems: [String], in store: ListStore<Element>) {
@@ -180,12 +162,5 @@ extension SQLitePersistence {
         // which cannot see a live object's weak-reference table through its reference count,
         // would report that table as leaked at exit.
         watching = false
-    }
-
-    /// Returns once no look is under way.
-    func waitForLook() async {
-        while isLooking {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
     }
 }

@@ -24,7 +24,9 @@ import MVCTracing
 ///   naming the new file beside it (`name.recovered.sqlite`, never one already there) where the
 ///   whole list is written at the next edit or at the end, and kept from then on.
 ///
-/// Its life is a `DatabaseLifecycle`, a pure value: this class runs its effects.
+/// Its life is a `DatabaseLifecycle`, a pure value: this class runs its effects. One task at a
+/// time does the work (writing, writing the list beside a lost file, looking), so no two of
+/// them ever meet.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
@@ -40,19 +42,33 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Names this process's entries in the change log.
     private let origin = UUID().uuidString
     private(set) var pending: [RowWrite<Element>] = []
-    private var isWriting = false
+    /// Counts this process's edits: a look that raced with one is done again.
+    var edits = 0
+    /// The last change log entry this process has taken in.
+    var seen: Int64
     private var failures = 0
     private var failureCount = 0
     private var lastError: PersistenceError?
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    /// The last change log entry this process has taken in.
-    var seen: Int64
-    /// Counts this process's edits, so a look that raced with one is done again.
-    var edits = 0
-    var isLooking = false
-    var looksAgain = false
+
+    // The work waiting for the worker, besides `pending`.
+    private var isWorking = false
+    private var foldsLog = false
+    private var recoveryTarget: URL?
+    private var isRecovering = false
+    var wantsLook = false
     var forcesNextLook = false
     var readsWholeNext = false
+
+    // Closing.
+    private var isClosing = false
+    private var closingDeadline = ContinuousClock.now
+    private var closingPatience = Duration.zero
+    /// Why closing could not write everything; also ends the worker.
+    private var closingFailure: PersistenceError?
+    /// Set once `close()` has let go of the file: nothing is told, written or looked at after.
+    private(set) var isClosedForGood = false
+
     var poller: Task<Void, Never>?
     /// Whether the poller still looks (until closing).
     var watching = false
@@ -68,21 +84,18 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         poller?.cancel()
     }
 
-    // MARK: Writing
+    // MARK: The calls
 
-    /// Queues the row write for `change`; the writer writes it in order, after those before it.
+    /// Queues the row write for `change`; the worker writes it in order, after those before it.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         guard lifecycle.writes || lifecycle.isDetached else { return }
         edits += 1
-        let position: Int? =
-            switch change {
-            case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at): at
-            case .removed: nil
-            }
         var write = RowWrite(change: change)
-        if let position {
-            write.predecessor = position > 0 ? elements[position - 1].id : nil
-            write.successor = position + 1 < elements.count ? elements[position + 1].id : nil
+        switch change {
+        case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
+            write.predecessor = at > 0 ? elements[at - 1].id : nil
+            write.successor = at + 1 < elements.count ? elements[at + 1].id : nil
+        case .removed: break
         }
         write.serial = edits
         pending.append(write)
@@ -97,7 +110,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     public func flush() async throws(PersistenceError) {
         run(lifecycle.handle(.flushRequested, path: database.path))
         let failuresBefore = failureCount
-        while !pending.isEmpty || isRecovering {
+        while !isClosedForGood, !pending.isEmpty || recoveryTarget != nil || isRecovering {
             await withCheckedContinuation { waiters.append($0) }
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
             if failureCount > failuresBefore, !pending.isEmpty || lifecycle.isDetached,
@@ -105,8 +118,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             {
                 throw lastError
             }
-            if isClosedForGood, let closingFailure { throw closingFailure }
         }
+        if isClosedForGood, let closingFailure { throw closingFailure }
     }
 
     /// Writes what is queued, then closes the database; returns after the last look has ended,
@@ -119,144 +132,147 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
-        // Closed already: nothing to do. Closing now: waits for it, and says what it says.
         if isClosedForGood { return }
-        guard !isClosing else {
-            while !isClosedForGood { try? await Task.sleep(for: .milliseconds(5)) }
-            if let closingFailure { throw closingFailure }
-            return
-        }
-        isClosing = true
-        let deadline = ContinuousClock.now + patience
-        var failure: PersistenceError?
-        while failure == nil, lifecycle != .closing {
+        if !isClosing {
+            isClosing = true
+            closingPatience = patience
+            closingDeadline = .now + patience
             if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
-            if lifecycle.isDetached {
-                // The list goes beside the lost file first; then the recovery file is closed.
-                run(lifecycle.handle(.closeRequested, path: database.path))
-                while isRecovering { await withCheckedContinuation { waiters.append($0) } }
-                if lifecycle.isDetached {
-                    failure =
-                        lastError
-                        ?? .unwritable(
-                            path: database.path, reason: "the list could not be written beside it")
-                }
-                continue
-            }
             run(lifecycle.handle(.closeRequested, path: database.path))
-            await waitForLook()
-            // Writing what is queued, patiently; a file lost meanwhile sends the list beside it.
-            while !pending.isEmpty, lifecycle == .closing {
-                let failuresBefore = failureCount
-                if !isWriting { startWriting() }
-                await withCheckedContinuation { waiters.append($0) }
-                if failureCount > failuresBefore, !pending.isEmpty, let lastError,
-                    !database.isBusy(lastError) || ContinuousClock.now >= deadline
-                {
-                    let count = pending.count
-                    failure =
-                        database.isBusy(lastError)
-                        ? .unwritable(
-                            path: database.path,
-                            reason:
-                                "another program kept the database locked for over \(patience) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
-                        ) : lastError
-                    break
-                }
-            }
-            if failure == nil, lifecycle.isDetached { continue }
-            break
+            startWorking()
         }
-        stopLooking()
-        await waitForLook()
-        // From here nothing is written, told or looked at; a writer pausing after a failure ends.
-        closingFailure = failure
-        isClosedForGood = true
-        while isRecovering || isWriting { try? await Task.sleep(for: .milliseconds(2)) }
-        pending.removeAll()
-        await database.close()
-        _ = lifecycle.handle(.closed, path: database.path)
-        resumeWaiters()
-        if let failure { throw failure }
+        // The worker writes what is queued (the list beside a lost file first), then ends.
+        while !isWorkerDone { await withCheckedContinuation { waiters.append($0) } }
+        if !isLettingGo {
+            isLettingGo = true
+            pending.removeAll()
+            await database.close()
+            _ = lifecycle.handle(.closed, path: database.path)
+            isClosedForGood = true
+            resumeWaiters()
+        }
+        while !isClosedForGood { await withCheckedContinuation { waiters.append($0) } }
+        if let closingFailure { throw closingFailure }
     }
 
-    private var isClosing = false
-    /// Why closing could not write everything, for a `flush` that waited meanwhile.
-    private var closingFailure: PersistenceError?
+    /// Set when the worker has ended for good, while closing.
+    private var isWorkerDone = false
+    private var isLettingGo = false
 
-    /// Set by `close()`: nothing is told, written or looked at afterwards.
-    private(set) var isClosedForGood = false
-    private var isRecovering = false
+    // MARK: The worker
 
     private func run(_ effects: [DatabaseLifecycle.Effect]) {
         for effect in effects {
             switch effect {
-            case .writeQueued: startWriting()
-            case .foldLog: Task { [database] in await database.foldLog() }
+            case .writeQueued: startWorking()
+            case .foldLog: foldsLog = true
             case .tell(let message): store?.postNotice(message)
-            case .writeList(let path): recover(to: URL(fileURLWithPath: path))
+            case .writeList(let path):
+                recoveryTarget = URL(fileURLWithPath: path)
+                startWorking()
             case .stopLooking: stopLooking()
-            case .closeFile: break  // `close()` lets go once the queue is written
+            case .closeFile: break  // `close()` lets go once the worker has ended
             }
         }
     }
 
-    private func startWriting() {
-        guard !isWriting, !pending.isEmpty, lifecycle.writes else { return }
-        isWriting = true
+    /// Starts the worker, unless it is at work already (it then finds the new work itself).
+    func startWorking() {
+        guard !isWorking, !isWorkerDone else { return }
+        isWorking = true
         // Started at once, not queued behind the main actor's other work.
-        Task.immediate { [weak self] in await self?.writeQueued() }
+        Task.immediate { [weak self] in await self?.work() }
     }
 
-    private func writeQueued() async {
+    /// Does what there is to do, one thing at a time, most urgent first, and ends when nothing
+    /// is left.
+    private func work() async {
         defer {
-            isWriting = false
+            isWorking = false
             resumeWaiters()
         }
-        // The file written to: recovery may swap it for another while a write is under way.
-        let writing = database
-        while lifecycle.writes, let next = pending.first, !isClosedForGood, writing === database {
-            do throws(PersistenceError) {
-                tracer.record(
-                    from: .persistence, to: .disk,
-                    "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-                let written = try await writing.write(next, origin: origin)
-                if let reason = written.lost {
-                    fileLost(reason)
+        while closingFailure == nil {
+            if foldsLog {
+                foldsLog = false
+                await database.foldLog()
+            } else if let target = recoveryTarget {
+                recoveryTarget = nil
+                // Asked again by an edit made while the list was being written there: done.
+                if lifecycle.isDetached { await recover(to: target) }
+            } else if lifecycle.writes, let next = pending.first {
+                await write(next)
+            } else if isClosing {
+                switch lifecycle {
+                case .open:
+                    // The list went to a recovery file: close that, writing what came since.
+                    run(lifecycle.handle(.closeRequested, path: database.path))
+                case .detached:
+                    closingFailure =
+                        lastError
+                        ?? .unwritable(
+                            path: database.path, reason: "the list could not be written beside it")
+                default:
+                    isWorkerDone = true
                     return
                 }
-                tracer.record(from: .disk, to: .persistence, "committed")
-                // Found by its number: a recovery meanwhile may have taken it off the queue.
-                pending.removeAll { $0.serial == next.serial }
-                guard writing === database, !isClosedForGood else { return }
-                failures = 0
-                // Nobody else wrote since the last entry taken in: this process's own entry is
-                // seen too, so the log's trimming never leaves a process that only writes behind.
-                if written.entry == seen + 1, !isLooking { seen = written.entry }
-                takeIn(written, for: next)
-            } catch {
-                guard writing === database, !isClosedForGood else { return }
-                if let reason = await writing.lost() {
-                    fileLost(reason)
-                    return
-                }
-                if case .corrupt(_, let reason) = error {
-                    fileLost("another program damaged it (\(reason))")
-                    return
-                }
-                failures += 1
-                failureCount += 1
-                lastError = error
-                status.value = .failed(error, attempts: failures)
-                resumeWaiters()
-                let pause = Duration.milliseconds(min(50 << min(failures, 6), 2_000))
-                do { try await Task.sleep(for: pause) } catch { return }
+            } else if wantsLook, lifecycle == .open {
+                wantsLook = false
+                await look()
+            } else {
+                return
             }
         }
-        guard pending.isEmpty, lifecycle.writes else { return }
-        status.value = .saved
-        lastError = nil
-        if looksAgain { lookForChanges() }
+        isWorkerDone = true
+    }
+
+    private func write(_ next: RowWrite<Element>) async {
+        do throws(PersistenceError) {
+            tracer.record(
+                from: .persistence, to: .disk,
+                "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
+            let written = try await database.write(next, origin: origin)
+            if let reason = written.lost { return fileLost(reason) }
+            tracer.record(from: .disk, to: .persistence, "committed")
+            pending.removeFirst()
+            failures = 0
+            // Nobody else wrote since the last entry taken in: this process's own entry is seen
+            // too, so the log's trimming never leaves a process that only writes behind.
+            if written.entry == seen + 1 { seen = written.entry }
+            takeIn(written, for: next)
+            if pending.isEmpty {
+                status.value = .saved
+                lastError = nil
+            }
+        } catch {
+            if let reason = await database.lost() { return fileLost(reason) }
+            if case .corrupt(_, let reason) = error {
+                return fileLost("another program damaged it (\(reason))")
+            }
+            failed(error)
+            if isClosing {
+                let busy = database.isBusy(error)
+                if !busy || ContinuousClock.now >= closingDeadline {
+                    let count = pending.count
+                    closingFailure =
+                        busy
+                        ? .unwritable(
+                            path: database.path,
+                            reason:
+                                "another program kept the database locked for over \(closingPatience) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
+                        ) : error
+                    return
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
+        }
+    }
+
+    private func failed(_ error: PersistenceError) {
+        failures += 1
+        failureCount += 1
+        lastError = error
+        status.value = .failed(error, attempts: failures)
+        resumeWaiters()
     }
 
     private func resumeWaiters() {
@@ -289,10 +305,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// to a new file beside it (at once, if edits were waiting to be written).
     func fileLost(_ reason: String) {
         guard !isClosedForGood else { return }
-        let recovery = Self.recoveryURL(for: database.url)
-        run(
-            lifecycle.handle(
-                .fileLost(reason: reason, recovery: recovery.path), path: database.path))
+        let recovery = Self.recoveryURL(for: database.url).path
+        run(lifecycle.handle(.fileLost(reason: reason, recovery: recovery), path: database.path))
         if !pending.isEmpty { run(lifecycle.handle(.edited, path: database.path)) }
     }
 
@@ -302,71 +316,52 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         let folder = url.deletingLastPathComponent()
         let stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        for number in 1... {
+        var number = 1
+        while true {
             let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
             let candidate = folder.appending(path: name)
             if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            number += 1
         }
-        return folder.appending(path: "\(stem).recovered\(suffix)")
     }
 
     /// Writes the whole list to `target`, a new file, then keeps the list there.
-    private func recover(to target: URL) {
-        guard !isRecovering, !isClosedForGood, let store else { return }
+    private func recover(to target: URL) async {
+        guard let store else { return }
         isRecovering = true
+        defer { isRecovering = false }
         let elements = store.elements
-        let busyWait = database.busyWait
         // Every edit made so far is in `elements`: once they are written, those are done.
         let coveredThrough = edits
         tracer.record(
             from: .persistence, to: .disk,
             "write the list to \(target.lastPathComponent) (\(Element.counted(elements.count)))")
-        Task { [weak self] in
+        do throws(PersistenceError) {
+            var target = target
             do throws(PersistenceError) {
-                var target = target
-                do throws(PersistenceError) {
-                    try await ListDatabase<Element>.create(elements, at: target)
-                } catch {
-                    // Taken meanwhile (another program lost the same file, say): the next free
-                    // name, and the user is told where the list goes now.
-                    guard FileManager.default.fileExists(atPath: target.path) else { throw error }
-                    target = Self.recoveryURL(for: target)
-                    try await ListDatabase<Element>.create(elements, at: target)
-                    self?.store?.postNotice("the list open here goes to \(target.path) instead")
-                }
-                let database = ListDatabase<Element>(url: target, busyWait: busyWait)
-                let opened = try await database.open()
-                await self?.recovered(
-                    database, through: opened.through, coveredThrough: coveredThrough)
+                try await ListDatabase<Element>.create(elements, at: target)
             } catch {
-                self?.recoveryFailed(error)
+                // Taken meanwhile (another program lost the same file, say): the next free name,
+                // and the user is told where the list goes now.
+                guard FileManager.default.fileExists(atPath: target.path) else { throw error }
+                target = Self.recoveryURL(for: target)
+                try await ListDatabase<Element>.create(elements, at: target)
+                store.postNotice("the list open here goes to \(target.path) instead")
             }
+            let new = ListDatabase<Element>(url: target, busyWait: database.busyWait)
+            let opened = try await new.open()
+            let old = database
+            database = new
+            seen = opened.through
+            // The edits made when the list was taken are in it; those made since go to the new file.
+            pending.removeAll { $0.serial <= coveredThrough }
+            await old.close()
+            failures = 0
+            status.value = pending.isEmpty ? .saved : .pending
+            run(lifecycle.handle(.recovered, path: old.path))
+        } catch {
+            failed(error)
         }
-    }
-
-    private func recovered(
-        _ new: ListDatabase<Element>, through: Int64, coveredThrough: Int
-    ) async {
-        let old = database
-        database = new
-        seen = through
-        // The edits made when the list was taken are in it; those made since go to the new file.
-        pending.removeAll { $0.serial <= coveredThrough }
-        await old.close()
-        isRecovering = false
-        failures = 0
-        status.value = pending.isEmpty ? .saved : .pending
-        run(lifecycle.handle(.recovered, path: old.path))
-        resumeWaiters()
-    }
-
-    private func recoveryFailed(_ error: PersistenceError) {
-        isRecovering = false
-        failures += 1
-        failureCount += 1
-        lastError = error
-        status.value = .failed(error, attempts: failures)
-        resumeWaiters()
     }
 }
 
