@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -12,8 +13,11 @@ import Dispatch
 /// first, then the process ends *by the same signal*, so its parent sees the usual status (130
 /// for Ctrl-C in a shell, 143 for SIGTERM).
 ///
-/// The signals are caught by dispatch sources on the main queue, not by a C handler, so the
-/// cleanup runs as ordinary code on the main actor (a C signal handler may call almost nothing).
+/// The handler only writes the signal's number to a pipe (`write` is one of the few calls a
+/// signal handler may make); a thread of its own reads the pipe and hands the signal to the main
+/// actor, where the cleanup runs as ordinary code. Whichever thread the system interrupts runs
+/// the handler, so no signal is lost to a thread's mask. (Dispatch's signal sources were used
+/// first; on Linux about one SIGTERM in a few hundred never reached theirs, and the sample ran on.)
 /// After the cleanup, the terminal's settings are put back (`TerminalInput.restoreTerminal()`), since
 /// line editing switches it out of its normal mode. SIGPIPE is ignored, so a write to a closed
 /// pipe fails instead of killing the process: a reader that stops early (`… | head`) is handled
@@ -27,7 +31,6 @@ public final class ExitSignals {
     /// The signals a sample cleans up on.
     public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    private var sources: [any DispatchSourceSignal] = []
     /// Whether signal handling is set up already (by a sample, or by the command loop).
     public private(set) static var isInstalled = false
     private var isExiting = false
@@ -48,16 +51,23 @@ public final class ExitSignals {
                 }
             }
         }
+        let readEnd = SignalPipe.open()
         for signalNumber in Self.handled {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    self?.received(signalNumber, cleanUp: cleanUp)
+            signal(signalNumber, SignalPipe.forward)
+        }
+        Thread.detachNewThread { [weak self] in
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else { return }
+                let signalNumber = Int32(byte)
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        self?.received(signalNumber, cleanUp: cleanUp)
+                    }
                 }
             }
-            source.resume()
-            sources.append(source)
         }
     }
 
@@ -85,5 +95,33 @@ public final class ExitSignals {
         sigaddset(&unblocked, signalNumber)
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         raise(signalNumber)
+    }
+}
+
+/// The pipe from the signal handler to the thread that hands signals to the main actor.
+private enum SignalPipe {
+    /// The write end.
+    ///
+    /// Unchecked, and safe: it is set once, by `open()`, before any handler that reads it is
+    /// installed, and only read from then on (by the handler, on whichever thread it runs).
+    nonisolated(unsafe) static var writeEnd: Int32 = -1
+
+    /// Makes the pipe (both ends closed on `exec`; the write end never blocks: a handler that
+    /// waited for room would hang its thread); returns the read end.
+    static func open() -> Int32 {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return -1 }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        writeEnd = ends[1]
+        return ends[0]
+    }
+
+    /// The signal handler: writes the signal's number to the pipe, keeping `errno` as it was.
+    static let forward: @convention(c) (Int32) -> Void = { signalNumber in
+        let saved = errno
+        var byte = UInt8(truncatingIfNeeded: signalNumber)
+        _ = write(writeEnd, &byte, 1)
+        errno = saved
     }
 }
