@@ -189,9 +189,6 @@ final class SQLiteConnection {
     /// The row id of the last row inserted (a change log entry's `seq`).
     var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// The number of rows the last statement changed.
-    var changedRows: Int { Int(sqlite3_changes(handle)) }
-
     fileprivate func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
     }
