@@ -99,7 +99,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         write.serial = edits
         pending.append(write)
-        if failures == 0 { status.value = .pending }
+        if failures == 0, !isLettingGo { status.value = .pending }
         run(lifecycle.handle(.edited, path: database.path))
     }
 
@@ -119,7 +119,12 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 throw lastError
             }
         }
-        if isClosedForGood, let closingFailure { throw closingFailure }
+        guard isClosedForGood else { return }
+        if let closingFailure { throw closingFailure }
+        if !pending.isEmpty {
+            throw .unwritable(
+                path: database.path, reason: "it was closed before the last edit could be written")
+        }
     }
 
     /// Writes what is queued, then closes the database; returns after the last look has ended,
@@ -137,15 +142,18 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             isClosing = true
             closingPatience = patience
             closingDeadline = .now + patience
-            if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
-            run(lifecycle.handle(.closeRequested, path: database.path))
             startWorking()
         }
-        // The worker writes what is queued (the list beside a lost file first), then ends.
-        while !isWorkerDone { await withCheckedContinuation { waiters.append($0) } }
+        // The worker writes what is queued (the list beside a lost file first), then ends; an
+        // edit made after it ended starts it again.
+        while !isLettingGo {
+            while !isWorkerDone { await withCheckedContinuation { waiters.append($0) } }
+            guard closingFailure == nil, lifecycle.writes, !pending.isEmpty else { break }
+            isWorkerDone = false
+            startWorking()
+        }
         if !isLettingGo {
             isLettingGo = true
-            pending.removeAll()
             await database.close()
             _ = lifecycle.handle(.closed, path: database.path)
             isClosedForGood = true
@@ -155,9 +163,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         if let closingFailure { throw closingFailure }
     }
 
-    /// Set when the worker has ended for good, while closing.
+    /// Set when the worker has ended, while closing.
     private var isWorkerDone = false
     private var isLettingGo = false
+    private var checkedBeforeClosing = false
+    private var recoveryAskedAtClose = false
 
     // MARK: The worker
 
@@ -204,7 +214,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             } else if isClosing {
                 switch lifecycle {
                 case .open:
-                    // The list went to a recovery file: close that, writing what came since.
+                    // Lost meanwhile: the list goes beside it first. (Asked here, by the worker,
+                    // so that nothing else runs between the answer and closing.)
+                    if !checkedBeforeClosing {
+                        checkedBeforeClosing = true
+                        if let reason = await database.lost() {
+                            fileLost(reason)
+                            continue
+                        }
+                    }
+                    // Closes the file open now (a recovery file, maybe), writing what is queued.
+                    run(lifecycle.handle(.closeRequested, path: database.path))
+                case .detached where !recoveryAskedAtClose:
+                    recoveryAskedAtClose = true
                     run(lifecycle.handle(.closeRequested, path: database.path))
                 case .detached:
                     closingFailure =

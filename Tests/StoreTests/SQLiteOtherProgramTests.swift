@@ -154,6 +154,27 @@ struct SQLiteOtherProgramTests {
         }
     }
 
+    @Test(
+        "a database deleted while a look waits on another program's lock, then closed, still gets its list written beside it"
+    )
+    func lostWhileALookWaits() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        // Another program holds the log index's locks, as one recovering the log does: the look
+        // waits on them; the file is deleted meanwhile, and the program quits.
+        let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url, seconds: 1.5)
+        persistence.lookForChanges()
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try await persistence.close()
+        try await holder.finished()
+
+        #expect(try ListOnDisk.read(folder.file("s.recovered.sqlite")).map(\.name) == ["Louvre"])
+    }
+
     @Test("a recovery file never replaces one already there: the next free name is taken")
     func recoveryNameTaken() async throws {
         let folder = try TemporaryFolder()
@@ -184,6 +205,27 @@ final class OtherSQLiteProgram: Sendable {
     /// - Returns: Once the other program holds the lock.
     static func holdingWriteLock(on url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
         try await holding("BEGIN EXCLUSIVE", on: url, seconds: seconds)
+    }
+
+    /// Starts a program that holds the locks of the log's index of the database at `url` (bytes
+    /// 120 to 127 of its `-shm` file, as SQLite recovering the log holds them) for `seconds`.
+    ///
+    /// - Returns: Once the other program holds them.
+    static func holdingIndexLocks(of url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
+        let script = """
+            import fcntl, os, sys, time
+            index = os.open(sys.argv[1] + "-shm", os.O_RDWR)
+            fcntl.lockf(index, fcntl.LOCK_EX | fcntl.LOCK_NB, 8, 120, 0)
+            print("locked", flush=True)
+            time.sleep(float(sys.argv[2]))
+            print("released", flush=True)
+            """
+        let program = try start(script, arguments: [url.path, String(seconds)])
+        let first = await program.nextLine()
+        guard first == "locked" else {
+            throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")
+        }
+        return program
     }
 
     /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
