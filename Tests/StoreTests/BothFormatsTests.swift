@@ -90,7 +90,7 @@ final class UpdateMirror {
 
 /// Waits, for at most `seconds`, until `condition` holds; whether it did.
 @MainActor
-func eventually(seconds: Int = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Int = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
