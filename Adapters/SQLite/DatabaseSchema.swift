@@ -56,34 +56,33 @@ enum DatabaseSchema {
                 "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
         }
         let list = "it is a list of \(Element.pluralNoun), but"
-        let elements = try columns(of: "elements", in: connection)
-        let changes = try columns(of: "changes", in: connection)
-        for (table, found, needed) in [
-            ("elements", elements, ["id", "rank"]),
-            ("changes", changes, ["seq", "element_id", "origin"]),
+        for (table, needed, known) in [
+            ("elements", ["id", "rank"], Set(["id", "rank"] + Element.fields.map(\.name))),
+            ("changes", ["seq", "element_id", "origin"], Set(["seq", "element_id", "origin"])),
         ] {
+            let found = try connection.strings(
+                "SELECT name FROM pragma_table_info(?)", .text(table))
             if found.isEmpty { throw refuse("\(list) its table \(table) is missing") }
-            if let missing = needed.first(where: { name in !found.contains { $0.name == name } }) {
+            if let missing = needed.first(where: { !found.contains($0) }) {
                 throw refuse("\(list) its table \(table) has no column \(missing)")
+            }
+            // A column this code does not know, that a new row must fill: every insert would fail.
+            let unfillable = try connection.strings(
+                "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" AND dflt_value IS NULL",
+                .text(table))
+            if let column = unfillable.first(where: { !known.contains($0) }) {
+                throw refuse(
+                    "\(list) its table \(table) has a column \(column) that every row must fill, and this code does not know it"
+                )
             }
         }
         // The log's numbers are its row ids: given by SQLite, one more than the largest.
-        let key = changes.filter(\.isKeyPart)
-        guard key.count == 1, key.first?.name == "seq", key.first?.isInteger == true else {
+        let key = try connection.strings(
+            "SELECT name || ' ' || upper(type) FROM pragma_table_info('changes') WHERE pk > 0")
+        guard key == ["seq INTEGER"] else {
             throw refuse(
                 "\(list) its table changes does not number its entries (seq is not its INTEGER PRIMARY KEY)"
             )
-        }
-        // A column this code does not know, that a new row must fill: every insert would fail.
-        for (table, found, known) in [
-            ("elements", elements, Set(["id", "rank"] + Element.fields.map(\.name))),
-            ("changes", changes, Set(["seq", "element_id", "origin"])),
-        ] {
-            if let column = found.first(where: { !known.contains($0.name) && $0.mustBeFilled }) {
-                throw refuse(
-                    "\(list) its table \(table) has a column \(column.name) that every row must fill, and this code does not know it"
-                )
-            }
         }
         return version
     }
@@ -124,34 +123,6 @@ enum DatabaseSchema {
             }
             try connection.execute("PRAGMA user_version = \(Self.version)")
         }
-    }
-
-    /// What opening needs to know of a column.
-    private struct Column {
-        var name: String
-        var isInteger: Bool
-        var isKeyPart: Bool
-        var mustBeFilled: Bool
-    }
-
-    /// A table's columns as `PRAGMA table_info` describes them (none if there is no such table).
-    private static func columns(of table: String, in connection: SQLiteConnection) throws
-        -> [Column]
-    {
-        let statement = try connection.statement(
-            "SELECT name, upper(type), \"notnull\", dflt_value IS NOT NULL, pk FROM pragma_table_info(?)"
-        ).bind(.text(table))
-        defer { statement.reset() }
-        var columns: [Column] = []
-        while try statement.step() {
-            columns.append(
-                Column(
-                    name: statement.text(at: 0) ?? "",
-                    isInteger: statement.text(at: 1) == "INTEGER",
-                    isKeyPart: statement.integer(at: 4) > 0,
-                    mustBeFilled: statement.integer(at: 2) != 0 && statement.integer(at: 3) == 0))
-        }
-        return columns
     }
 }
 

@@ -71,36 +71,6 @@ extension ListDatabase {
         error == .unwritable(path: path, reason: busyReason)
     }
 
-    /// Writes `elements` into the database just opened, in one transaction, if it has no rows.
-    func fill(with elements: [Element]) throws(PersistenceError) {
-        let connection = try connected()
-        do {
-            try connection.writing {
-                guard try connection.integer("SELECT count(*) FROM elements") == 0 else { return }
-                var rank: Int64 = 0
-                for element in elements {
-                    rank += DatabaseSchema.rankGap
-                    try connection.statement(statements.insert)
-                        .bind(
-                            [.text(element.id.description), .integer(rank)] + fieldValues(element)
-                        )
-                        .run()
-                }
-            }
-        } catch {
-            throw .unwritable(path: path, reason: "\(error)")
-        }
-    }
-
-    /// Folds the whole log into the file and empties it, or says why it could not.
-    func foldAll() throws(PersistenceError) {
-        let connection = try connected()
-        let busy = try sqliteCall { try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") }
-        guard busy == 0 else {
-            throw .unwritable(path: path, reason: "the new database's log could not be folded in")
-        }
-    }
-
     /// Writes `elements` as a new database at `url`, never over a file already there: built
     /// under a temporary name beside it, and linked into place once complete.
     static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
@@ -116,22 +86,42 @@ extension ListDatabase {
         do throws(PersistenceError) {
             _ = try await database.open()
             try await database.fill(with: elements)
-            try await database.foldAll()
         } catch {
             await database.close()
             throw error
         }
         await database.close()
-        // Everything must be in the file itself: its log is about to be taken away.
-        if let log = FileIdentity(path: building.path + "-wal"), log.size > 0 {
-            throw .unwritable(
-                path: url.path, reason: "the new database could not be completed (its log stayed)")
-        }
         // A hard link fails if the name is taken: nothing is replaced, even by a program that
         // makes a file there in the meantime.
         guard link(building.path, url.path) == 0 else {
             if errno == EEXIST { throw taken }
             throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Writes `elements` into the new database just opened, in one transaction, and folds the
+    /// log into the file (it is about to be taken away).
+    private func fill(with elements: [Element]) throws(PersistenceError) {
+        let connection = try connected()
+        do {
+            try connection.writing {
+                for (position, element) in elements.enumerated() {
+                    let rank = Int64(position + 1) * DatabaseSchema.rankGap
+                    try connection.statement(statements.insert)
+                        .bind(
+                            [.text(element.id.description), .integer(rank)] + fieldValues(element)
+                        )
+                        .run()
+                }
+            }
+            guard try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
+                throw PersistenceError.unwritable(
+                    path: path, reason: "the new database's log could not be folded in")
+            }
+        } catch let error as PersistenceError {
+            throw error
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
         }
     }
 

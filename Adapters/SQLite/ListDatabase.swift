@@ -112,72 +112,58 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// - Returns: The list, and the last change log entry it includes.
     func open() throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
-        let (connection, immutable) = try sqliteCall {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
-                isFolder.boolValue
-            {
-                throw PersistenceError.unreadable(path: path, reason: "it is a folder")
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+        {
+            throw .unreadable(path: path, reason: "it is a folder")
+        }
+        let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
+        // Taken before the rows are read: a commit made from here on is seen by the first look.
+        let dataVersion = try sqliteCall { try connection.integerPragma("data_version") }
+        let read = try read(connection)
+        // Nothing was written before this point: a refused file is left as it was (and one on a
+        // read-only file system is only read).
+        if !immutable {
+            try sqliteCall {
+                try DatabaseSchema.migrate(connection, from: read.version, for: Element.self)
+                // Two rows with one rank (set by hand) would make a placement between them land
+                // elsewhere: every row gets its own rank, in the order shown.
+                let shared = try connection.integer(
+                    "SELECT count(*) - count(DISTINCT rank) FROM elements")
+                if shared ?? 0 > 0 { try connection.writing { try renumber(connection) } }
             }
-            return try connect(readOnly: false)
         }
         self.connection = connection
         isImmutable = immutable
-        do throws(PersistenceError) {
-            // Taken before the rows are read: a commit made from here on is seen by the first look.
-            let dataVersion = try sqliteCall { try connection.integerPragma("data_version") }
-            let (version, rows) = try sqliteCall {
-                try connection.reading { () throws -> (Int64, StoredRows) in
-                    let version = try DatabaseSchema.check(
-                        connection, for: Element.self, path: path)
-                    let rows =
-                        version == 0
-                        ? StoredRows() : try StoredRows.read(connection, for: Element.self)
-                    return (version, rows)
-                }
-            }
-            let decoded = RowDecoder<Element>.decode(rows)
-            if let problem = decoded.problems.first {
-                throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
-            }
-            // Nothing was written before this point: a refused file is left as it was (and one
-            // on a read-only file system is only read).
-            if !immutable {
-                try sqliteCall {
-                    try DatabaseSchema.migrate(connection, from: version, for: Element.self)
-                    // Two rows with one rank (set by hand) would make a placement between them land
-                    // elsewhere: every row gets its own rank, in the order shown.
-                    let shared = try connection.integer(
-                        "SELECT count(*) FROM (SELECT rank FROM elements GROUP BY rank HAVING count(*) > 1)"
-                    )
-                    if shared ?? 0 > 0 { try connection.writing { try renumber(connection) } }
-                }
-            }
-            seenDataVersion = dataVersion
-            opened = FileIdentity(path: path)
-            return (EditableList(decoded.elements), rows.through)
-        } catch {
-            self.connection = nil
-            throw error
-        }
+        seenDataVersion = dataVersion
+        opened = FileIdentity(path: path)
+        return (EditableList(read.elements), read.through)
     }
 
     /// The list in the file, read without writing anything (a file on a read-only disk, or of an
     /// older schema version, included).
     func readOnly() throws(PersistenceError) -> [Element] {
-        let rows = try sqliteCall { () throws -> StoredRows in
-            let (connection, _) = try connect(readOnly: true)
-            return try connection.reading {
+        try read(try sqliteCall { try connect(readOnly: true) }.0).elements
+    }
+
+    /// The schema version and every row, read in one transaction and decoded; a row that breaks
+    /// a rule refuses the file.
+    private func read(_ connection: SQLiteConnection) throws(PersistenceError) -> (
+        version: Int64, elements: [Element], through: Int64
+    ) {
+        let (version, rows) = try sqliteCall {
+            try connection.reading { () throws -> (Int64, StoredRows) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-                return version == 0
-                    ? StoredRows() : try StoredRows.read(connection, for: Element.self)
+                let rows =
+                    version == 0 ? StoredRows() : try StoredRows.read(connection, for: Element.self)
+                return (version, rows)
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
         if let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return decoded.elements
+        return (version, decoded.elements, rows.through)
     }
 
     /// Why the path no longer names the file open here, if it does not: deleted or moved away,
@@ -224,24 +210,21 @@ actor ListDatabase<Element: SQLiteListElement> {
     // MARK: Reading what others wrote
 
     /// Why the file is lost, if it is; else what other processes committed after log entry
-    /// `seen` (see ``changes(after:force:whole:)``): one trip to this actor for each look.
-    func look(after seen: Int64, force: Bool, whole: Bool) -> (
-        lost: String?, changes: Result<RemoteChanges<Element>?, PersistenceError>
-    ) {
-        if let reason = lost() { return (reason, .success(nil)) }
-        do throws(PersistenceError) {
-            return (nil, .success(try changes(after: seen, force: force, whole: whole)))
-        } catch {
-            return (nil, .failure(error))
-        }
-    }
-
-    /// What other processes committed after log entry `seen`, or `nil` if nothing.
+    /// `seen`, or `nil` if nothing: one trip to this actor for each look.
     ///
     /// - Parameters:
     ///   - force: Look in the log even if SQLite says no connection committed since the last look.
     ///   - whole: Read the whole list, not just the rows the log names.
-    func changes(after seen: Int64, force: Bool = false, whole: Bool = false)
+    func look(after seen: Int64, force: Bool, whole: Bool) -> (
+        lost: String?, changes: Result<RemoteChanges<Element>?, PersistenceError>
+    ) {
+        if let reason = lost() { return (reason, .success(nil)) }
+        return (
+            nil, Result { () throws(PersistenceError) in try changes(after: seen, force, whole) }
+        )
+    }
+
+    private func changes(after seen: Int64, _ force: Bool, _ whole: Bool)
         throws(PersistenceError) -> RemoteChanges<Element>?
     {
         let connection = try connected()
@@ -263,12 +246,10 @@ actor ListDatabase<Element: SQLiteListElement> {
                 return (try changedRows(after: seen, through: newest, in: connection), nil)
             }
         }
-        if let rows = found.1 {
-            let decoded = RowDecoder<Element>.decode(rows)
-            return .whole(
-                decoded.elements, through: rows.through, problems: decoded.problems.map(\.reason))
-        }
-        return found.0
+        guard let rows = found.1 else { return found.0 }
+        let decoded = RowDecoder<Element>.decode(rows)
+        return .whole(
+            decoded.elements, through: rows.through, problems: decoded.problems.map(\.reason))
     }
 
     private func changedRows(

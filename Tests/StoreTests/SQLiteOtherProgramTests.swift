@@ -125,12 +125,7 @@ struct SQLiteOtherProgramTests {
         "a database another program deletes is found by the next write, with no look: told once, and the edit goes to the new file"
     )
     func lostFoundByWrite() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("s.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
+        let (folder, url, store, persistence) = try await openWithLouvre()
         _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
 
         try store.add(Attraction(name: "Orsay"))
@@ -158,12 +153,7 @@ struct SQLiteOtherProgramTests {
         "a database deleted while a look waits on another program's lock, then closed, still gets its list written beside it"
     )
     func lostWhileALookWaits() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("s.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
+        let (folder, url, store, persistence) = try await openWithLouvre()
         // Another program holds the log index's locks, as one recovering the log does: the look
         // waits on them; the file is deleted meanwhile, and the program quits.
         let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url, seconds: 1.5)
@@ -173,6 +163,7 @@ struct SQLiteOtherProgramTests {
         try await holder.finished()
 
         #expect(try ListOnDisk.read(folder.file("s.recovered.sqlite")).map(\.name) == ["Louvre"])
+        withExtendedLifetime(store) {}
     }
 
     @Test("a recovery file never replaces one already there: the next free name is taken")
@@ -220,12 +211,7 @@ final class OtherSQLiteProgram: Sendable {
             time.sleep(float(sys.argv[2]))
             print("released", flush=True)
             """
-        let program = try start(script, arguments: [url.path, String(seconds)])
-        let first = await program.nextLine()
-        guard first == "locked" else {
-            throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")
-        }
-        return program
+        return try await startHolding(script, arguments: [url.path, String(seconds)])
     }
 
     /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
@@ -253,7 +239,14 @@ final class OtherSQLiteProgram: Sendable {
             connection.execute("COMMIT")
             print("released", flush=True)
             """
-        let program = try start(script, arguments: [url.path, String(seconds), begin])
+        return try await startHolding(script, arguments: [url.path, String(seconds), begin])
+    }
+
+    /// Starts `script`, and returns once it says "locked".
+    private static func startHolding(_ script: String, arguments: [String]) async throws
+        -> OtherSQLiteProgram
+    {
+        let program = try start(script, arguments: arguments)
         let first = await program.nextLine()
         guard first == "locked" else {
             throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")

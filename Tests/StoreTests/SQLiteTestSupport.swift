@@ -7,6 +7,7 @@ import MVCSQLiteStore
 import MVCStore
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +31,21 @@ func openFollowingOnlyWhenAsked(_ url: URL) async throws -> (
     store: AttractionStore, persistence: SQLitePersistence<Attraction>
 ) {
     try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+}
+
+/// A store on a new database `s.sqlite` in a new folder, holding Louvre, written: the start of
+/// a test of what another program does to the file.
+@MainActor
+func openWithLouvre() async throws -> (
+    folder: TemporaryFolder, url: URL, store: AttractionStore,
+    persistence: SQLitePersistence<Attraction>
+) {
+    let folder = try TemporaryFolder()
+    let url = folder.file("s.sqlite")
+    let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
+    try store.add(Attraction(name: "Louvre"))
+    try await persistence.flush()
+    return (folder, url, store, persistence)
 }
 
 /// A store whose edits wait 50 ms for a lock, on a database another connection holds locked
