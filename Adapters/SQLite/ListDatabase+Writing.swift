@@ -7,49 +7,42 @@ extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably, with its change log entry.
     ///
     /// A replacement writes only the fields the edit changed, onto the row as it is now: a field
-    /// another process changed meanwhile is kept. If the result is not what this process holds
-    /// (or would break a rule, in which case the row is left as it is), it is returned.
+    /// another process changed meanwhile is kept (the next look brings the row as it is into this
+    /// process's list, as it does a neighbour another process moved).
     ///
     /// A statement that fails is reset and its transaction rolled back (`SQLiteConnection`), so
     /// the connection is never left inside one.
     ///
-    /// - Returns: The element as the database now holds it, when it differs from the edit's; the
-    ///   row it was placed after, for an insert or a move (another process may have moved its
-    ///   neighbours meanwhile); and the edit's change log entry. Or why the path no longer names
-    ///   the file open here: found before writing (nothing written), or after (the edit is in a
-    ///   file nobody will read); either way the edit is still to be kept elsewhere.
-    func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError)
-        -> WriteResult<Element>
-    {
+    /// - Returns: The edit's change log entry; or why the path no longer names the file open
+    ///   here, found before writing (nothing written) or after (the edit is in a file nobody will
+    ///   read): either way the edit is still to be kept elsewhere.
+    func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError) -> (
+        entry: Int64, lost: String?
+    ) {
         // Checked here, not by a call of its own: one trip to this actor for each edit.
-        if let reason = lost() {
-            var result = WriteResult<Element>()
-            result.lost = reason
-            return result
-        }
+        if let reason = lost() { return (0, reason) }
         let connection = try connected()
         if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
         // Every thousandth write trims the change log in its own transaction, where the write lock
         // is already held: a trimming never waits for, or fails on, another program.
         let trims = writesSinceTrimming + 1 >= 1_000
         do {
-            var result = try connection.writing { () throws -> WriteResult<Element> in
-                var result = try apply(write, in: connection)
+            let entry = try connection.writing { () throws -> Int64 in
+                try apply(write, in: connection)
                 try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
                     .bind(.text(write.change.element.id.description), .text(origin)).run()
-                result.entry = connection.lastInsertedRow
+                let entry = connection.lastInsertedRow
                 if trims {
                     try connection.statement(
                         "DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?"
                     ).bind(.integer(DatabaseSchema.keptChanges)).run()
                 }
-                return result
+                return entry
             }
             writesSinceTrimming = trims ? 0 : writesSinceTrimming + 1
             // Lost while the write waited for another program's lock: committed into a file no
             // longer at the path, which nobody will read.
-            result.lost = lost()
-            return result
+            return (entry, lost())
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
@@ -125,9 +118,7 @@ extension ListDatabase {
         }
     }
 
-    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
-        -> WriteResult<Element>
-    {
+    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws {
         switch write.change {
         case .inserted(let element, _):
             let rank = try rank(
@@ -135,7 +126,6 @@ extension ListDatabase {
                 in: connection)
             try connection.statement(statements.insert)
                 .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
-            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
         case .removed(let element, _):
             try connection.statement("DELETE FROM elements WHERE id = ?")
                 .bind(.text(element.id.description)).run()
@@ -145,36 +135,19 @@ extension ListDatabase {
                 in: connection)
             try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
                 .bind(.integer(rank), .text(element.id.description)).run()
-            return WriteResult(predecessor: .some(try predecessor(ofRank: rank, in: connection)))
         case .replaced(let old, let new, _):
-            let stored: Element
             switch try DecodedRow<Element>.read(new.id, in: connection, statements: statements) {
             case .missing:
-                // Deleted by another process meanwhile: the deletion stands.
-                return WriteResult()
+                break  // Deleted by another process meanwhile: the deletion stands.
             case .unreadable:
                 // A row this code cannot read (written by hand) is replaced by the edit's.
                 try writeFields(of: new, in: connection)
-                return WriteResult()
-            case .found(let element):
-                stored = element
+            case .found(let stored):
+                // A merge that would break a rule leaves the row as it is.
+                let merged = stored.applying(editFrom: old, to: new)
+                if merged.problems.isEmpty { try writeFields(of: merged, in: connection) }
             }
-            let result = stored.applying(editFrom: old, to: new)
-            guard result.problems.isEmpty else { return WriteResult(merged: stored) }
-            try writeFields(of: result, in: connection)
-            return WriteResult(merged: result == new ? nil : result)
         }
-        return WriteResult()
-    }
-
-    /// The id of the row just before `rank`; `nil` at the front.
-    private func predecessor(ofRank rank: Int64, in connection: SQLiteConnection) throws
-        -> Element.ID?
-    {
-        try connection.strings(
-            "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
-            .integer(rank)
-        ).first.flatMap(Element.ID.init)
     }
 
     private func writeFields(of element: Element, in connection: SQLiteConnection) throws {

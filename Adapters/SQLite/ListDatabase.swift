@@ -24,23 +24,6 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
     var successor: Element.ID?
 }
 
-/// What writing one edit found.
-struct WriteResult<Element: SQLiteListElement>: Sendable {
-    /// The element as the database now holds it, when that differs from the edit's.
-    var merged: Element?
-    /// For an insert or a move, the row it was placed after (`.some(nil)`: at the front).
-    var predecessor: Element.ID??
-    /// The edit's change log entry.
-    var entry: Int64 = 0
-    /// Why the edit is in no file anyone will read: the path no longer names the file open here.
-    var lost: String?
-
-    init(merged: Element? = nil, predecessor: Element.ID?? = nil) {
-        self.merged = merged
-        self.predecessor = predecessor
-    }
-}
-
 /// What other processes committed since this one last looked.
 enum RemoteChanges<Element: SQLiteListElement>: Sendable {
     /// The rows the change log names, as they are now, in list order; `element` is `nil` for one

@@ -260,7 +260,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             // Nobody else wrote since the last entry taken in: this process's own entry is seen
             // too, so the log's trimming never leaves a process that only writes behind.
             if written.entry == seen + 1 { seen = written.entry }
-            takeIn(written, for: next)
             if pending.isEmpty {
                 status.value = .saved
                 lastError = nil
@@ -301,24 +300,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         let waiting = waiters
         waiters.removeAll()
         for waiter in waiting { waiter.resume() }
-    }
-
-    /// What a write found that this process's list does not have yet: another process's edit of
-    /// other fields, or neighbours it moved meanwhile.
-    private func takeIn(_ written: WriteResult<Element>, for write: RowWrite<Element>) {
-        guard let store else { return }
-        if let merged = written.merged, case .replaced(_, let new, _) = write.change {
-            tracer.record(from: .persistence, to: .store, "merged “\(merged.title)”")
-            store.takeIn([.replace(old: new, new: merged)])
-        }
-        if let predecessor = written.predecessor, pending.isEmpty,
-            let element = store.element(withID: write.change.element.id)
-        {
-            store.takeIn(
-                Self.edits(
-                    bringing: RemoteRow(id: element.id, element: element, predecessor: predecessor),
-                    into: store))
-        }
     }
 
     // MARK: A lost file
