@@ -48,7 +48,7 @@ enum DecodedRow<Element: SQLiteListElement> {
     static func read(
         _ id: Element.ID, in connection: SQLiteConnection, statements: FieldStatements
     ) throws -> DecodedRow {
-        let statement = try connection.statement(statements.select).bind(.text(id.description))
+        let statement = try connection.statement(statements.select).bind([.text(id.description)])
         defer { statement.reset() }
         guard try statement.step() else { return .missing }
         var problem: String?
@@ -73,15 +73,20 @@ enum RowDecoder<Element: SQLiteListElement> {
     ) {
         let count = rows.ids.count
         let chunks = max(1, min(64, count / 20_000))
-        let parts = ChunkResults<([Element], [(row: Int, reason: String)])>(count: chunks)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
-            parts.store(decoded(rows, range), at: chunk)
+        var parts = Array(repeating: ([Element](), [(row: Int, reason: String)]()), count: chunks)
+        parts.withUnsafeMutableBufferPointer { buffer in
+            // Safe: each chunk's slot is written by the one thread `concurrentPerform` gives that
+            // chunk, and read once every thread has finished.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                slots[chunk] = decoded(
+                    rows, (count * chunk / chunks)..<(count * (chunk + 1) / chunks))
+            }
         }
         var elements: [Element] = []
         elements.reserveCapacity(count)
         var problems: [(row: Int, reason: String)] = []
-        for part in parts.values {
+        for part in parts {
             elements += part.0
             problems += part.1
         }
@@ -140,25 +145,4 @@ enum RowDecoder<Element: SQLiteListElement> {
         }
         return element
     }
-}
-
-/// One result per chunk, each stored by the one thread that works on that chunk.
-private final class ChunkResults<Value>: @unchecked Sendable {
-    // Safe: `concurrentPerform` gives each index to one thread, each thread writes only its own
-    // slot of storage allocated up front, and `values` is read after every thread has finished.
-    private let storage: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil)
-    }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
-    }
-
-    func store(_ value: Value, at index: Int) { storage[index] = value }
-
-    var values: [Value] { storage.compactMap { $0 } }
 }

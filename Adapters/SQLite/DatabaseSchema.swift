@@ -35,7 +35,7 @@ enum DatabaseSchema {
         _ connection: SQLiteConnection, for _: Element.Type, path: String
     ) throws -> Int64 {
         let refuse = { (problem: String) in PersistenceError.corrupt(path: path, reason: problem) }
-        let version = try connection.integerPragma("user_version")
+        let version = try connection.integer("PRAGMA user_version") ?? 0
         if version > Self.version {
             throw PersistenceError.newerVersion(
                 path: path, found: Int(version), supported: Int(Self.version))
@@ -102,7 +102,7 @@ enum DatabaseSchema {
             return
         }
         try connection.writing {
-            if try connection.integerPragma("user_version") < 1 {
+            if try connection.integer("PRAGMA user_version") ?? 0 < 1 {
                 try connection.execute(
                     """
                     CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -111,8 +111,8 @@ enum DatabaseSchema {
                     CREATE TABLE changes (
                         seq INTEGER PRIMARY KEY, element_id TEXT NOT NULL, origin TEXT NOT NULL);
                     """)
-                try connection.statement("INSERT INTO meta (key, value) VALUES ('kind', ?)")
-                    .bind(.text(Element.pluralNoun)).run()
+                try connection.run(
+                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", [.text(Element.pluralNoun)])
             }
             // Later versions add their steps here, each `if version < N`.
             let columns = try Set(

@@ -29,13 +29,14 @@ extension ListDatabase {
         do {
             let entry = try connection.writing { () throws -> Int64 in
                 try apply(write, in: connection)
-                try connection.statement("INSERT INTO changes (element_id, origin) VALUES (?, ?)")
-                    .bind(.text(write.change.element.id.description), .text(origin)).run()
+                try connection.run(
+                    "INSERT INTO changes (element_id, origin) VALUES (?, ?)",
+                    [.text(write.change.element.id.description), .text(origin)])
                 let entry = connection.lastInsertedRow
                 if trims {
-                    try connection.statement(
-                        "DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?"
-                    ).bind(.integer(DatabaseSchema.keptChanges)).run()
+                    try connection.run(
+                        "DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?",
+                        [.integer(DatabaseSchema.keptChanges)])
                 }
                 return entry
             }
@@ -99,12 +100,9 @@ extension ListDatabase {
         do {
             try connection.writing {
                 for (position, element) in elements.enumerated() {
-                    let rank = Int64(position + 1) * DatabaseSchema.rankGap
-                    try connection.statement(statements.insert)
-                        .bind(
-                            [.text(element.id.description), .integer(rank)] + fieldValues(element)
-                        )
-                        .run()
+                    try insert(
+                        element, rank: Int64(position + 1) * DatabaseSchema.rankGap,
+                        in: connection)
                 }
             }
             guard try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
@@ -124,17 +122,16 @@ extension ListDatabase {
             let rank = try rank(
                 placing: element.id, after: write.predecessor, before: write.successor,
                 in: connection)
-            try connection.statement(statements.insert)
-                .bind([.text(element.id.description), .integer(rank)] + fieldValues(element)).run()
+            try insert(element, rank: rank, in: connection)
         case .removed(let element, _):
-            try connection.statement("DELETE FROM elements WHERE id = ?")
-                .bind(.text(element.id.description)).run()
+            try connection.run("DELETE FROM elements WHERE id = ?", [.text(element.id.description)])
         case .moved(let element, _, _):
             let rank = try rank(
                 placing: element.id, after: write.predecessor, before: write.successor,
                 in: connection)
-            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
-                .bind(.integer(rank), .text(element.id.description)).run()
+            try connection.run(
+                "UPDATE elements SET rank = ? WHERE id = ?",
+                [.integer(rank), .text(element.id.description)])
         case .replaced(let old, let new, _):
             switch try DecodedRow<Element>.read(new.id, in: connection, statements: statements) {
             case .missing:
@@ -150,12 +147,16 @@ extension ListDatabase {
         }
     }
 
-    private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
-        try connection.statement(statements.update)
-            .bind(fieldValues(element) + [.text(element.id.description)]).run()
+    private func insert(_ element: Element, rank: Int64, in connection: SQLiteConnection) throws {
+        try connection.run(
+            statements.insert, [.text(element.id.description), .integer(rank)] + texts(of: element))
     }
 
-    private func fieldValues(_ element: Element) -> [SQLiteValue] {
+    private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
+        try connection.run(statements.update, texts(of: element) + [.text(element.id.description)])
+    }
+
+    private func texts(of element: Element) -> [SQLiteValue] {
         Element.fields.map { .text($0.text(in: element)) }
     }
 
@@ -234,8 +235,9 @@ extension ListDatabase {
         let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, rowid")
         let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap
         for (position, id) in ids.enumerated() {
-            try connection.statement("UPDATE elements SET rank = ? WHERE id = ?")
-                .bind(.integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id)).run()
+            try connection.run(
+                "UPDATE elements SET rank = ? WHERE id = ?",
+                [.integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id)])
         }
     }
 }

@@ -102,7 +102,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         }
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
-        let dataVersion = try sqliteCall { try connection.integerPragma("data_version") }
+        let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
         let read = try read(connection)
         // Nothing was written before this point: a refused file is left as it was (and one on a
         // read-only file system is only read).
@@ -212,7 +212,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     {
         let connection = try connected()
         let found = try sqliteCall { () throws -> (RemoteChanges<Element>?, StoredRows?) in
-            let version = try connection.integerPragma("data_version")
+            let version = try connection.integer("PRAGMA data_version") ?? 0
             guard force || whole || version != seenDataVersion else { return (nil, nil) }
             seenDataVersion = version
             return try connection.reading { () throws -> (RemoteChanges<Element>?, StoredRows?) in
@@ -287,7 +287,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {
-            _ = try connection.integerPragma("user_version")
+            _ = try connection.integer("PRAGMA user_version") ?? 0
         } catch {
             guard error.isReadOnly, readOnly || Self.isOnReadOnlyDisk(path) else { throw error }
             // An immutable read ignores the log: commits still in it would be missing, silently.

@@ -162,12 +162,9 @@ final class SQLiteConnection {
         return try body()
     }
 
-    /// The value of a pragma that returns one integer (`user_version`, `data_version`).
-    func integerPragma(_ name: String) throws(SQLiteError) -> Int64 {
-        let statement = try statement("PRAGMA \(name)")
-        defer { statement.reset() }
-        guard try statement.step() else { return 0 }
-        return statement.integer(at: 0)
+    /// Runs `sql`, a statement that returns no rows, with `values` bound to its parameters.
+    func run(_ sql: String, _ values: [SQLiteValue]) throws(SQLiteError) {
+        try statement(sql).bind(values).run()
     }
 
     /// The first column of every row `sql` returns, as text.
@@ -213,12 +210,6 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-    }
-
-    /// Binds `values` to the parameters, in order (the first is parameter 1).
-    @discardableResult
-    func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
-        try bind(values)
     }
 
     /// Binds `values` to the parameters, in order (the first is parameter 1).
