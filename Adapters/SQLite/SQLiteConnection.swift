@@ -143,22 +143,24 @@ final class SQLiteConnection {
 
     /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`), so it
     /// never fails half-way for want of it; commits if `body` returns, rolls back if it throws.
+    ///
+    /// The three statements are prepared once, like every other.
     func writing<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE", [])
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT", [])
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK", [])
             throw error
         }
     }
 
     /// Runs `body` in a read transaction: every statement in it sees one version of the database.
     func reading<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN")
-        defer { try? execute("COMMIT") }
+        try run("BEGIN", [])
+        defer { try? run("COMMIT", []) }
         return try body()
     }
 

@@ -18,13 +18,20 @@ struct SQLiteOtherProgramTests {
         let folder = try TemporaryFolder()
         let url = folder.file("s.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
-        // Longer than the store's 5 s busy timeout.
-        let other = try await OtherSQLiteProgram.holdingWriteLock(on: url, seconds: 6)
+        let other = try await OtherSQLiteProgram.holdingWriteLock(on: url)
 
+        // Opening takes no write lock: it ends while the other program still holds it.
         let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
-        try await other.finished()
+            at: url, busyWait: .milliseconds(100), pollInterval: nil)
+        #expect(store.elements.map(\.name) == ["Louvre"])
+        // An edit meanwhile waits out its busy time, fails, and stays queued.
         try store.add(Attraction(name: "Orsay"))
+        #expect(
+            await eventually {
+                if case .failed = store.saving.value { return true }
+                return false
+            })
+        try await other.release()
         try await persistence.flush()
 
         #expect(store.saving.value == .saved)
@@ -42,11 +49,21 @@ struct SQLiteOtherProgramTests {
         // while another program holds that lock, SQLite fails the second step at once, without
         // waiting (its documented deadlock rule). Several programs opening one new file at once
         // meet the same.
-        let other = try await OtherSQLiteProgram.writingNewFile(at: url, seconds: 1)
+        let other = try await OtherSQLiteProgram.writingNewFile(at: url)
+        // It waits for the writer, as long as an edit would: past that, it says why.
+        let start = ContinuousClock.now
+        await #expect {
+            _ = try await AttractionStore.openDatabase(
+                at: url, busyWait: .milliseconds(300), pollInterval: nil)
+        } throws: { error in
+            "\(error)".contains("database is locked")
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
 
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
-        try await other.finished()
+        // Let go meanwhile, the writer's work is done and the tables are made.
+        let opening = Task { try await AttractionStore.openDatabase(at: url, pollInterval: nil) }
+        try await other.release()
+        let (store, persistence) = try await opening.value
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
 
@@ -156,11 +173,14 @@ struct SQLiteOtherProgramTests {
         let (folder, url, store, persistence) = try await openWithLouvre()
         // Another program holds the log index's locks, as one recovering the log does: the look
         // waits on them; the file is deleted meanwhile, and the program quits.
-        let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url, seconds: 1.5)
+        // (The look starts at once, on the database's queue; the other program that deletes
+        // the file takes tens of milliseconds to start.)
+        let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url)
         persistence.lookForChanges()
         try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
-        try await persistence.close()
-        try await holder.finished()
+        let closing = Task { try await persistence.close() }
+        try await holder.release()
+        try await closing.value
 
         #expect(try ListOnDisk.read(folder.file("s.recovered.sqlite")).map(\.name) == ["Louvre"])
         withExtendedLifetime(store) {}
@@ -184,62 +204,62 @@ struct SQLiteOtherProgramTests {
 final class OtherSQLiteProgram: Sendable {
     private let process: Process
     private let output: Pipe
+    private let input: Pipe
 
-    private init(process: Process, output: Pipe) {
+    private init(process: Process, output: Pipe, input: Pipe) {
         self.process = process
         self.output = output
+        self.input = input
     }
 
     /// Starts a program that takes the write lock of the database at `url` (an exclusive
-    /// transaction), says so, holds it for `seconds`, then commits and exits.
+    /// transaction), says so, and holds it until ``release()``.
     ///
     /// - Returns: Once the other program holds the lock.
-    static func holdingWriteLock(on url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
-        try await holding("BEGIN EXCLUSIVE", on: url, seconds: seconds)
+    static func holdingWriteLock(on url: URL) async throws -> OtherSQLiteProgram {
+        try await holding("BEGIN EXCLUSIVE", on: url)
     }
 
     /// Starts a program that holds the locks of the log's index of the database at `url` (bytes
-    /// 120 to 127 of its `-shm` file, as SQLite recovering the log holds them) for `seconds`.
+    /// 120 to 127 of its `-shm` file, as SQLite recovering the log holds them) until
+    /// ``release()``.
     ///
     /// - Returns: Once the other program holds them.
-    static func holdingIndexLocks(of url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
+    static func holdingIndexLocks(of url: URL) async throws -> OtherSQLiteProgram {
         let script = """
-            import fcntl, os, sys, time
+            import fcntl, os, sys
             index = os.open(sys.argv[1] + "-shm", os.O_RDWR)
             fcntl.lockf(index, fcntl.LOCK_EX | fcntl.LOCK_NB, 8, 120, 0)
             print("locked", flush=True)
-            time.sleep(float(sys.argv[2]))
+            sys.stdin.readline()
             print("released", flush=True)
             """
-        return try await startHolding(script, arguments: [url.path, String(seconds)])
+        return try await startHolding(script, arguments: [url.path])
     }
 
     /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
     /// in SQLite's default rollback mode) and begins a write to it, holding the lock that lets
-    /// others read but not write, for `seconds`.
+    /// others read but not write, until ``release()``.
     ///
     /// - Returns: Once the other program holds the lock.
-    static func writingNewFile(at url: URL, seconds: Double) async throws -> OtherSQLiteProgram {
-        try await holding(
-            "CREATE TABLE t (x); DROP TABLE t; BEGIN IMMEDIATE", on: url, seconds: seconds)
+    static func writingNewFile(at url: URL) async throws -> OtherSQLiteProgram {
+        try await holding("CREATE TABLE t (x); DROP TABLE t; BEGIN IMMEDIATE", on: url)
     }
 
-    /// Starts a program that runs `begin` on the database at `url`, says so, waits `seconds`,
-    /// then commits and exits.
-    private static func holding(_ begin: String, on url: URL, seconds: Double) async throws
-        -> OtherSQLiteProgram
-    {
+    /// Starts a program that runs `begin` on the database at `url`, says so, waits for
+    /// ``release()`` (or for this process to end), then commits and exits.
+    private static func holding(_ begin: String, on url: URL) async throws -> OtherSQLiteProgram {
         let script = """
-            import sqlite3, sys, time
+            import sqlite3, sys
             connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            for statement in sys.argv[3].split(";"):
+            for statement in sys.argv[2].split(";"):
                 connection.execute(statement).fetchall()
             print("locked", flush=True)
-            time.sleep(float(sys.argv[2]))
+            sys.stdin.readline()
             connection.execute("COMMIT")
             print("released", flush=True)
             """
-        return try await startHolding(script, arguments: [url.path, String(seconds), begin])
+        return try await startHolding(script, arguments: [url.path, begin])
     }
 
     /// Starts `script`, and returns once it says "locked".
@@ -319,9 +339,17 @@ final class OtherSQLiteProgram: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
+        let input = Pipe()
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
-        return OtherSQLiteProgram(process: process, output: output)
+        return OtherSQLiteProgram(process: process, output: output, input: input)
+    }
+
+    /// Tells a holding program to let go, and returns once it has and has exited.
+    func release() async throws {
+        try input.fileHandleForWriting.write(contentsOf: Data("release\n".utf8))
+        try await finished()
     }
 
     /// The next line the program prints, read on a thread of its own (the read blocks).
@@ -342,7 +370,7 @@ final class OtherSQLiteProgram: Sendable {
     }
 
     /// Returns once the program has let go of the lock and exited; throws if it failed.
-    func finished() async throws {
+    private func finished() async throws {
         let line = await nextLine()
         let process = self.process
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

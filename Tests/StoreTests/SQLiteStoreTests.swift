@@ -209,13 +209,15 @@ struct SQLiteStoreTests {
         try locked.store.add(Attraction(name: "Orsay"))
 
         // A program that quits while another holds the lock: its edits are written once the
-        // lock is gone, well after the first write gave up.
-        let releasing = Task {
-            try await Task.sleep(for: .milliseconds(400))
-            try locked.other.execute("COMMIT")
-        }
-        try await locked.persistence.close()
-        try await releasing.value
+        // lock is gone, after the first write gave up.
+        let closing = Task { try await locked.persistence.close() }
+        #expect(
+            await eventually {
+                if case .failed = locked.store.saving.value { return true }
+                return false
+            })
+        try locked.other.execute("COMMIT")
+        try await closing.value
         #expect(
             try RawSQLite(locked.url).rows("SELECT name FROM elements ORDER BY rank") == [
                 ["Louvre"], ["Orsay"],
