@@ -155,7 +155,7 @@ struct AttractionsFaultTests {
     }
 
     @Test(
-        "SIGKILL loses at most the edits of the autosave delay before it (none in a database)",
+        "SIGKILL loses at most the edits of the autosave delay before it",
         arguments: ["json", "sqlite"])
     func sigkillBound(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -164,9 +164,14 @@ struct AttractionsFaultTests {
 
         sample.send("add Louvre")
         #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
-        // The autosave delay is 300 ms: an edit older than that (with room for a slow write under
-        // a sanitizer) is on disk.
-        try? await Task.sleep(for: .seconds(2))
+        // On disk with no quit or flush: written by the autosave, 300 ms after the edit (at once,
+        // in a database).
+        var written = false
+        for _ in 0..<300 where !written {
+            written = (try? await names(in: store))?.first == "Louvre"
+            if !written { try? await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(written)
         sample.send("add Orsay")
         #expect(await sample.waitForOutput(containing: "2. Orsay") != nil)
         sample.signal(SIGKILL)
@@ -176,7 +181,7 @@ struct AttractionsFaultTests {
     }
 
     @Test(
-        "a running sample shows another program's save within about a second",
+        "a running sample shows another program's save with no input sent to it",
         arguments: ["json", "sqlite"])
     func otherProgramsSaveShows(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -186,15 +191,15 @@ struct AttractionsFaultTests {
 
         let other = try await SampleRunner.run(
             "attractions", ["--store", store], script: "add Orsay\n")
-        let shownAfter = await watching.waitForOutput(containing: "1. Orsay", seconds: 5)
+        // How soon is the benchmarks' to measure ("from another process's save to a running
+        // program showing it"), not a test's.
+        let shown = await watching.waitForOutput(containing: "1. Orsay", seconds: 30)
         watching.send("add Louvre")
         #expect(await watching.waitForOutput(containing: "2. Louvre") != nil)
         let run = try await watching.finish()
 
         #expect(other.status == 0)
-        #expect(
-            shownAfter.map { $0 < .seconds(3) } == true,
-            "shown after \(String(describing: shownAfter))")
+        #expect(shown != nil)
         #expect(run.status == 0)
         #expect(try await names(in: store) == ["Orsay", "Louvre"])
     }

@@ -245,11 +245,11 @@ struct TerminalSessionTests {
         #expect(await sample.waitFor("> "))
         await sample.type("a")
         sample.signal(SIGTSTP)
-        try? await Task.sleep(for: .milliseconds(300))
-        #expect(sample.isInLineMode, "the terminal stayed raw while the sample was stopped")
+        #expect(
+            await eventually { sample.isInLineMode },
+            "the terminal stayed raw while the sample was stopped")
         sample.signal(SIGCONT)
-        try? await Task.sleep(for: .milliseconds(300))
-        #expect(!sample.isInLineMode, "editing did not resume")
+        #expect(await eventually { !sample.isInLineMode }, "editing did not resume")
         await sample.type(Keys.enter)
         #expect(await sample.waitFor("Switch A turned on."))
         await sample.type("quit" + Keys.enter)

@@ -84,3 +84,14 @@ final class LiveSample {
     /// Whether the process ended by a signal (as opposed to exiting).
     var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
 }
+
+/// Whether `condition` holds within `seconds`, asked every 10 ms: for a state a sample reaches
+/// in its own time, without a fixed wait.
+func eventually(seconds: Int = 30, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
