@@ -114,7 +114,7 @@ struct OffMainActorChangeTests {
             counter.value = 1
             counter.value = 2
         }
-        await waitUntil(log, endsOn: 2, seconds: 5)
+        await waitUntil(log, endsOn: 2)
         #expect(log.changes.last?.newValue == 2, "\(log.changes)")
         withExtendedLifetime(token) {}
     }
@@ -171,7 +171,7 @@ private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) async {
 /// Waits, by the clock, for at most `seconds`, until the last change `log` heard is to `value`:
 /// the handler runs on a later turn of the main actor.
 @MainActor
-private func waitUntil(_ log: Log<Int>, endsOn value: Int, seconds: Int = 2) async {
+private func waitUntil(_ log: Log<Int>, endsOn value: Int, seconds: Int = 30) async {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while log.changes.last?.newValue != value, ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(1))

@@ -50,7 +50,9 @@ struct AvatarsProcessTests {
     func endlessAnswerIsBounded() async throws {
         let server = try LoopbackServer(avatar: Data("P1 1 1 1".utf8))
         defer { server.stop() }
-        let options = ["--timeout", "3"]
+        // Long enough for 4 MiB on a loaded machine: the limit must cut the endless answer, not
+        // the clock (the hanging request ends at the timeout).
+        let options = ["--timeout", "15"]
 
         let small = try await runAvatars(
             source: server.url("ok"), script: "load all\n", options: options)
