@@ -26,6 +26,26 @@ struct FileHazardTests {
         try await AttractionStore.open(at: url, clock: clock, watchInterval: watch)
     }
 
+    /// Whether a file written in `folder` gets a later change time than `status` within 10 s.
+    private static func changeTimeMovesOn(past status: stat, in folder: TemporaryFolder)
+        async throws -> Bool
+    {
+        let scratch = folder.file("clock")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            try Data("tick".utf8).write(to: scratch)
+            var now = stat()
+            guard stat(scratch.path, &now) == 0 else { return false }
+            if (now.st_ctim.tv_sec, now.st_ctim.tv_nsec) > (
+                status.st_ctim.tv_sec, status.st_ctim.tv_nsec
+            ) {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return false
+    }
+
     @Test("a lock file deleted again and again never lets two saves through at once")
     func deletedLockFile() async throws {
         let folder = try TemporaryFolder()
@@ -40,11 +60,19 @@ struct FileHazardTests {
         let second = try await open(url)
 
         let stop = Atomic<Bool>(false)
+        let whileHeld = Atomic<Int>(0)
         let lockPath = folder.file(".a.json.lock").path
         let deleter = Thread {
             while !stop.load(ordering: .relaxed) {
+                // Counts the deletions that fall while a save holds the lock: the case under test.
+                if let probe = FileHandle(forReadingAtPath: lockPath) {
+                    if flock(probe.fileDescriptor, LOCK_EX | LOCK_NB) != 0 {
+                        whileHeld.add(1, ordering: .relaxed)
+                    }
+                    try? probe.close()
+                }
                 unlink(lockPath)
-                usleep(20_000)
+                usleep(2_000)
             }
         }
         deleter.start()
@@ -68,6 +96,8 @@ struct FileHazardTests {
         let names = Set(try #require(try await file.load()).map(\.name))
         let added = (1...10).flatMap { ["first \($0)", "second \($0)"] }
         #expect(added.filter { !names.contains($0) } == [], "adds lost")
+        #expect(
+            whileHeld.load(ordering: .relaxed) > 0, "no deletion fell while a save held the lock")
     }
 
     @Test("a check after the file was touched reads it once, then knows it unchanged")
@@ -76,8 +106,11 @@ struct FileHazardTests {
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
         try await file.save([Attraction(name: "Louvre")])
         let snapshot = try await file.readSnapshot()
-        try await Task.sleep(for: .milliseconds(10))  // a new timestamp, however coarse the clock
-        #expect(utimes(file.path, nil) == 0)  // `touch`
+        // `touch`, to a time two seconds on: a new timestamp, however coarse the file system's.
+        var status = stat()
+        #expect(stat(file.path, &status) == 0)
+        let later = timeval(tv_sec: status.st_mtim.tv_sec + 2, tv_usec: 0)
+        #expect(utimes(file.path, [later, later]) == 0)
 
         guard case .unchanged(let touched, reread: true) = try await file.check(against: snapshot)
         else {
@@ -98,7 +131,9 @@ struct FileHazardTests {
         let snapshot = try await file.readSnapshot()
         var before = stat()
         #expect(stat(file.path, &before) == 0)
-        try await Task.sleep(for: .milliseconds(10))
+        // The change time cannot be set: wait until the file system's clock, which may be coarse,
+        // has moved on (a file written now gets a later one).
+        #expect(try await Self.changeTimeMovesOn(past: before, in: folder))
 
         // Another program rewrites one letter in place and sets the old modification time back.
         let bytes = try #require(try FileHandle(forReadingFrom: file.url).readToEnd())
