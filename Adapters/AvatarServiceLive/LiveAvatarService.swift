@@ -39,7 +39,7 @@ public struct LiveAvatarService: AvatarService {
     public let maximumResponseSize: Int
     /// How many requests may be in flight at once; the others wait their turn.
     public var maximumConcurrentRequests: Int { limiter.limit }
-    private let limiter: RequestLimiter
+    let limiter: RequestLimiter
     private let session: SharedSession
     /// How plain `http://` is fetched; tests choose URLSession to check that path over loopback.
     package var httpTransport = HTTPTransport.socket

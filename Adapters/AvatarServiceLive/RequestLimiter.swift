@@ -49,6 +49,9 @@ final class RequestLimiter: Sendable {
         }
     }
 
+    /// How many requests wait for a place now.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Gives the place back: to the longest waiting request, if there is one.
     func release() {
         let next = state.withLock { state in

@@ -176,9 +176,15 @@ struct HostileServerTests {
         let service = LiveAvatarService(
             baseURL: server.url("hang"), timeout: .seconds(60), maximumConcurrentRequests: 1)
         let first = Task { try await service.avatar(for: ada) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The first holds the one place once the server has its request; the second waits.
+        let arrivals = LiveAvatarService(baseURL: server.url("arrivals"))
+        #expect(
+            await within(seconds: 30) {
+                let answer = try? await arrivals.avatar(for: ada)
+                return answer.map { String(decoding: $0.data, as: UTF8.self) } == "1"
+            })
         let waiting = Task { try await service.avatar(for: address("grace@example.com")) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await within(seconds: 30) { service.requestsWaitingTheirTurn == 1 })
 
         waiting.cancel()
         await #expect(throws: AvatarServiceError.cancelled) { try await waiting.value }
@@ -229,14 +235,25 @@ struct HostileServerTests {
     }
 }
 
+/// Whether `condition` holds within `seconds`, asked every 10 ms.
+private func within(seconds: Int, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while await !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
 /// A small HTTP server on 127.0.0.1 (Python's standard library), started and stopped by the test.
 ///
 /// The first path component picks the behaviour: `ok` serves the avatar, `missing` answers 404,
 /// `broken` 500, `slow` waits three seconds first, `drop` closes the connection without answering,
 /// `huge` announces 100 MiB, `endless` sends without end, `trickle` sends a byte every 0.2 s forever,
 /// `flood` sends without end and without pause, `hang` never answers, `mixed` floods for ada and
-/// hangs for everyone else, `held` answers after 0.3 s and counts the requests it holds at once,
-/// `peak` answers with the most it ever held, `moved` redirects to `ok`, `loop` redirects to
+/// hangs for everyone else, `held` counts the requests it holds at once and answers 0.3 s after
+/// it has held four at once (or 30 s), `peak` answers with the most it ever held, `arrivals` with
+/// how many `hang` requests arrived, `moved` redirects to `ok`, `loop` redirects to
 /// itself, `chunked` answers in chunks, `barelf` ends its header lines with a bare LF, and `host`
 /// answers with the `Host` header it was sent.
 ///
@@ -258,6 +275,8 @@ final class LoopbackServer {
         threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
         lock = threading.Lock()
         in_flight = [0, 0]  # now, most ever
+        full = threading.Condition(lock)
+        arrivals = [0]
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args): pass
             def do_GET(self):
@@ -289,16 +308,19 @@ final class LoopbackServer {
                 if kind == 'mixed':
                     kind = 'flood' if 'ada' in self.path else 'hang'
                 if kind == 'hang':
+                    with lock: arrivals[0] += 1
                     time.sleep(60); return
                 if kind == 'held':
-                    with lock:
+                    with full:
                         in_flight[0] += 1
                         in_flight[1] = max(in_flight)
+                        full.notify_all()
+                        full.wait_for(lambda: in_flight[1] >= 4, timeout=30)
                     time.sleep(0.3)
                     with lock: in_flight[0] -= 1
                     kind = 'ok'
-                if kind == 'peak':
-                    body = str(in_flight[1]).encode()
+                if kind in ('peak', 'arrivals'):
+                    body = str(in_flight[1] if kind == 'peak' else arrivals[0]).encode()
                     self.send_response(200)
                     self.send_header('Content-Length', str(len(body)))
                     self.end_headers()
