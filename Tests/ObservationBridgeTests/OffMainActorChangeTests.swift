@@ -19,7 +19,8 @@ import Testing
 /// Made with `wholeChanges: false`, it locks only the store, and a read can fall in between.
 ///
 /// Made `holding` a value, its writer is held up between announcing that change and storing it,
-/// as a preempted thread would be.
+/// as a preempted thread would be: for `microseconds`, or, with `untilRead`, until something reads
+/// the value meanwhile (at most 30 s; ``wasReadWhileHeld`` says whether something did).
 ///
 /// An `NSLock`, not a `Mutex`: ThreadSanitizer on Linux cannot see `Mutex`'s hand-off of a
 /// contended lock (its futex is in an uninstrumented library) and reports it as a race.
@@ -31,26 +32,48 @@ final class SharedCounter: Observable, @unchecked Sendable {
     private let wholeChanges: Bool
     private let heldValue: Int?
     private let microseconds: UInt32
+    private let untilRead: Bool
+    private let readWhileHeld = DispatchSemaphore(value: 0)
+    private let holdLock = NSLock()
+    /// Read and written only while `holdLock` is held.
+    private var isHeld = false
+    private var readsWhileHeld = 0
 
     init(
         wholeChanges: Bool = true, holding heldValue: Int? = nil,
-        forMicroseconds microseconds: UInt32 = 0
+        forMicroseconds microseconds: UInt32 = 0, untilRead: Bool = false
     ) {
         self.wholeChanges = wholeChanges
         self.heldValue = heldValue
         self.microseconds = microseconds
+        self.untilRead = untilRead
     }
+
+    /// Whether something read the value while a writer was held up.
+    var wasReadWhileHeld: Bool { holdLock.withLock { readsWhileHeld > 0 } }
 
     var value: Int {
         get {
             registrar.access(self, keyPath: \.value)
+            holdLock.withLock {
+                guard isHeld else { return }
+                isHeld = false
+                readsWhileHeld += 1
+                readWhileHeld.signal()
+            }
             return lock.withLock { stored }
         }
         set {
             if wholeChanges { lock.lock() }
             defer { if wholeChanges { lock.unlock() } }
             registrar.withMutation(of: self, keyPath: \.value) {
-                if newValue == heldValue { usleep(microseconds) }
+                if newValue == heldValue, untilRead {
+                    holdLock.withLock { isHeld = true }
+                    _ = readWhileHeld.wait(timeout: .now() + 30)
+                    holdLock.withLock { isHeld = false }
+                } else if newValue == heldValue {
+                    usleep(microseconds)
+                }
                 if wholeChanges {
                     stored = newValue
                 } else {
@@ -120,14 +143,14 @@ struct OffMainActorChangeTests {
     }
 
     @Test(
-        "an object that stores a change after announcing it, unlocked, still ends on a change stored 20 ms late"
+        "an object that stores a change after announcing it, unlocked, still ends on a change stored after a read"
     )
     func changeThatLandsLate() async {
         for round in 0..<20 {
-            // The value 2 is announced, then stored 20 ms later outside the lock; the follower,
-            // woken by the 1, reads in between, sees 1, and hears no more from Observations: it
-            // finds the 2 by looking again.
-            let counter = SharedCounter(wholeChanges: false, holding: 2, forMicroseconds: 20_000)
+            // The value 2 is announced, then stored outside the lock once the follower has read
+            // in between: it sees 1, and hears no more from Observations; it finds the 2 by
+            // looking again.
+            let counter = SharedCounter(wholeChanges: false, holding: 2, untilRead: true)
             let log = Log<Int>()
             let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
             await onThreadOfItsOwn {
@@ -136,6 +159,7 @@ struct OffMainActorChangeTests {
             }
             await waitUntil(log, endsOn: 2)
             #expect(log.changes.last?.newValue == 2, "round \(round): \(log.changes)")
+            #expect(counter.wasReadWhileHeld, "round \(round): nothing read between the two")
             withExtendedLifetime(token) {}
         }
     }
