@@ -1,6 +1,7 @@
 import Foundation
 public import MVCModel
 import MVCStore
+import Synchronization
 
 /// An element a list store can keep in an SQLite database: one row per element, one column per
 /// described field, the id as the row's key.
@@ -202,10 +203,16 @@ actor ListDatabase<Element: SQLiteListElement> {
         lost: String?, changes: Result<RemoteChanges<Element>?, PersistenceError>
     ) {
         if let reason = lost() { return (reason, .success(nil)) }
+        readsChanges.store(true, ordering: .relaxed)
+        defer { readsChanges.store(false, ordering: .relaxed) }
         return (
             nil, Result { () throws(PersistenceError) in try changes(after: seen, force, whole) }
         )
     }
+
+    /// Whether a look is reading the file now, past its check that the file is still at its path
+    /// (readable from any thread, while the look itself waits on a lock: a test hook).
+    nonisolated let readsChanges = Atomic<Bool>(false)
 
     private func changes(after seen: Int64, _ force: Bool, _ whole: Bool)
         throws(PersistenceError) -> RemoteChanges<Element>?

@@ -173,10 +173,9 @@ struct SQLiteOtherProgramTests {
         let (folder, url, store, persistence) = try await openWithLouvre()
         // Another program holds the log index's locks, as one recovering the log does: the look
         // waits on them; the file is deleted meanwhile, and the program quits.
-        // (The look starts at once, on the database's queue; the other program that deletes
-        // the file takes tens of milliseconds to start.)
         let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url)
         persistence.lookForChanges()
+        #expect(await eventually { persistence.isReadingOtherProcessesChanges })
         try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
         let closing = Task { try await persistence.close() }
         try await holder.release()
