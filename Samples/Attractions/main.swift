@@ -103,9 +103,12 @@ func greet(_ console: Console, store: URL) {
     )
 }
 greet(console, store: storeURL)
-// Ctrl-C, SIGTERM and SIGHUP write what is pending before the process ends by the signal.
+// Ctrl-C, SIGTERM and SIGHUP end as `quit` does (what is pending written, a lost database's
+// list written beside it, a locked one waited for), then the process ends by the signal.
 let exitSignals = ExitSignals {
-    if let problem = await opened.flush() { console.printError(problem) }
+    let problem = await opened.finish()
+    screen.renderIfNeeded()  // a notice the ending raised (where a lost list went)
+    if let problem { console.printError(problem) }
 }
 
 screen.render()
@@ -118,4 +121,7 @@ if let problem = await opened.finish() {
     status = 1
 }
 withExtendedLifetime(exitSignals) {}
+// A signal that came while the list was written ends the process by that signal.
+await Task.yield()
+if ExitSignals.isEnding { await ExitSignals.waitForTheEnd() }
 exitProcess(status)

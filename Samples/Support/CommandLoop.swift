@@ -48,6 +48,8 @@ public struct CommandLoop {
         let lines = TerminalInput.lines(interactive: console.isInteractive)
         showPrompt()
         for await rawLine in lines {
+            // Ending by a signal: no more commands, and no return that would race its clean-up.
+            if ExitSignals.isEnding { await ExitSignals.waitForTheEnd() }
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") {
                 showPrompt()
@@ -70,6 +72,7 @@ public struct CommandLoop {
             }
             showPrompt()
         }
+        if ExitSignals.isEnding { await ExitSignals.waitForTheEnd() }
         return exitStatus(anyFailed: anyFailed)
     }
 

@@ -71,9 +71,20 @@ public final class ExitSignals {
         }
     }
 
+    /// Whether a signal (or a closed output) is ending the process: from then on no command is
+    /// handled (see ``waitForTheEnd()``), so what is pending stops growing and gets written.
+    public private(set) static var isEnding = false
+
+    /// Suspends until the process ends, for code that must do nothing more once
+    /// ``isEnding`` (the signal's clean-up ends the process; returning would race it).
+    public static func waitForTheEnd() async {
+        while true { try? await Task.sleep(for: .seconds(3_600)) }
+    }
+
     private func received(_ signalNumber: Int32, cleanUp: @escaping @MainActor () async -> Void) {
         guard !isExiting else { return }
         isExiting = true
+        Self.isEnding = true
         Task { @MainActor in
             await cleanUp()
             TerminalInput.restoreTerminal()

@@ -57,6 +57,56 @@ struct AttractionsFaultTests {
         #expect(try await names(in: store) == ["Louvre"])
     }
 
+    @Test(
+        "a signal ends a sample still being fed commands: it takes no more, and keeps every edit it showed",
+        arguments: ["json", "sqlite"])
+    func signalWhileFed(format: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store(format)
+        let sample = try LiveSample("attractions", ["--store", store])
+        let count = 4_000
+        for index in 1...count { sample.send("add A\(index)") }
+
+        #expect(await sample.waitForOutput(containing: "1. A1") != nil)
+        sample.signal(SIGTERM)
+        let run = try await sample.finish(closingInput: false)
+
+        #expect(sample.endedBySignal)
+        // The rows of every screen it drew ("  12. A12").
+        let shown = Set(
+            run.outputLines.compactMap { line -> String? in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, parts[0].hasSuffix("."), parts[1].hasPrefix("A") else {
+                    return nil
+                }
+                return String(parts[1])
+            })
+        let stored = try await names(in: store)
+        #expect(shown.subtracting(stored).isEmpty, "shown but not stored")
+        // It stopped at the signal: before, it went on through every line it was sent.
+        #expect(stored.count < count)
+    }
+
+    @Test(
+        "a signal right after another program deletes the database writes the list beside it, and says where"
+    )
+    func signalAfterDeletion() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store("sqlite")
+        let sample = try LiveSample("attractions", ["--store", store])
+        sample.send("add Louvre")
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
+
+        #expect(unlink(store) == 0)
+        sample.signal(SIGTERM)
+        let run = try await sample.finish(closingInput: false)
+
+        #expect(sample.endedBySignal)
+        let recovered = folder.appending(path: "attractions.recovered.sqlite").path
+        #expect(try await names(in: recovered) == ["Louvre"])
+        #expect(run.output.contains("attractions.recovered.sqlite"), "\(run.output.suffix(400))")
+    }
+
     @Test("sixty signals, each sent the moment an edit shows, all reach the sample: none is lost")
     func noSignalLost() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
