@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -48,12 +50,40 @@ public struct Console: Sendable {
     }
 }
 
-/// Writes all of `text` to a file descriptor, retrying short and interrupted writes.
+/// Writes all of `text` to a file descriptor, after what was written before it, on a thread of
+/// its own: a reader that stops reading (a full pipe) holds up that thread, never the main actor,
+/// so saving and the signals go on.
 ///
 /// Once a reader has closed the descriptor (EPIPE: `… | head`), what is written to it is
 /// dropped, and the program is told once (see ``ClosedOutput``): it writes what is pending and
 /// then ends by SIGPIPE, as it does on SIGINT or SIGTERM.
 func writeAll(_ text: String, to descriptor: Int32) {
+    Output.queue.async { writeNow(text, to: descriptor) }
+}
+
+/// The order output leaves in: one queue for standard output and standard error, so that lines
+/// keep their order across the two.
+enum Output {
+    fileprivate static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "SampleSupport.output")
+        queue.setSpecific(key: isOutputQueue, value: true)
+        return queue
+    }()
+    private static let isOutputQueue = DispatchSpecificKey<Bool>()
+
+    /// Waits until everything written so far has left, for at most `limit` (`nil`: as long as it
+    /// takes, as a blocking write would). On the output's own thread (a closed pipe ending the
+    /// process from there), it returns at once.
+    static func drain(within limit: DispatchTimeInterval? = nil) {
+        guard DispatchQueue.getSpecific(key: isOutputQueue) != true else { return }
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        if let limit { _ = done.wait(timeout: .now() + limit) } else { done.wait() }
+    }
+}
+
+/// Writes all of `text` now, retrying short and interrupted writes.
+private func writeNow(_ text: String, to descriptor: Int32) {
     guard !ClosedOutput.isClosed(descriptor) else { return }
     let bytes = Array(text.utf8)
     var offset = 0

@@ -100,6 +100,9 @@ public final class ExitSignals {
     /// Raises `signalNumber` with its default action, from this thread with the signal unblocked
     /// here; returns only if that action does not end the process (a stop, once continued).
     nonisolated static func raiseWithDefaultAction(_ signalNumber: Int32) {
+        // What was printed goes out first, unless nobody reads it (a full pipe): a signal ends
+        // the process all the same.
+        Output.drain(within: .seconds(2))
         signal(signalNumber, SIG_DFL)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)

@@ -136,5 +136,6 @@ public let usageExitStatus: Int32 = 64
 
 /// Ends the process with `status`, flushing standard output first.
 public func exitProcess(_ status: Int32) -> Never {
+    Output.drain()
     exit(status)
 }
