@@ -79,7 +79,7 @@ extension SQLitePersistence {
     }
 
     /// Asks for another look that reads the log, after what this process has to write.
-    private func lookAgain() {
+    func lookAgain() {
         wantsLook = true
         forcesNextLook = true
     }

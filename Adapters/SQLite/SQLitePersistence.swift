@@ -260,6 +260,12 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             // Nobody else wrote since the last entry taken in: this process's own entry is seen
             // too, so the log's trimming never leaves a process that only writes behind.
             if written.entry == seen + 1 { seen = written.entry }
+            // Numbers taken again (a file restored in place from an older copy): later entries
+            // could hide the restore from the log, so the next look reads the whole list.
+            if written.entry <= seen {
+                readsWholeNext = true
+                lookAgain()
+            }
             if pending.isEmpty {
                 status.value = .saved
                 lastError = nil

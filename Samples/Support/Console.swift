@@ -71,9 +71,10 @@ enum Output {
     }()
     private static let isOutputQueue = DispatchSpecificKey<Bool>()
 
-    /// Waits until everything written so far has left, for at most `limit` (`nil`: as long as it
-    /// takes, as a blocking write would). On the output's own thread (a closed pipe ending the
-    /// process from there), it returns at once.
+    /// Waits until everything written so far has left, for at most `limit`.
+    ///
+    /// `nil` waits as long as it takes, as a blocking write would. On the output's own thread (a
+    /// closed pipe ending the process from there), it returns at once.
     static func drain(within limit: DispatchTimeInterval? = nil) {
         guard DispatchQueue.getSpecific(key: isOutputQueue) != true else { return }
         let done = DispatchSemaphore(value: 0)

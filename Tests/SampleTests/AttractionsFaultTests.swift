@@ -205,7 +205,7 @@ struct AttractionsFaultTests {
     }
 
     @Test(
-        "SIGKILL loses at most the edits of the autosave delay before it",
+        "SIGKILL keeps every edit the autosave wrote, with no quit or flush",
         arguments: ["json", "sqlite"])
     func sigkillBound(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -26,6 +26,15 @@ struct FileHazardTests {
         try await AttractionStore.open(at: url, clock: clock, watchInterval: watch)
     }
 
+    /// The change time in `status` (named differently on Apple platforms).
+    private static func changeTime(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+            status.st_ctimespec
+        #else
+            status.st_ctim
+        #endif
+    }
+
     /// Whether a file written in `folder` gets a later change time than `status` within 10 s.
     private static func changeTimeMovesOn(past status: stat, in folder: TemporaryFolder)
         async throws -> Bool
@@ -36,8 +45,8 @@ struct FileHazardTests {
             try Data("tick".utf8).write(to: scratch)
             var now = stat()
             guard stat(scratch.path, &now) == 0 else { return false }
-            if (now.st_ctim.tv_sec, now.st_ctim.tv_nsec) > (
-                status.st_ctim.tv_sec, status.st_ctim.tv_nsec
+            if (Self.changeTime(now).tv_sec, Self.changeTime(now).tv_nsec) > (
+                Self.changeTime(status).tv_sec, Self.changeTime(status).tv_nsec
             ) {
                 return true
             }
@@ -109,7 +118,12 @@ struct FileHazardTests {
         // `touch`, to a time two seconds on: a new timestamp, however coarse the file system's.
         var status = stat()
         #expect(stat(file.path, &status) == 0)
-        let later = timeval(tv_sec: status.st_mtim.tv_sec + 2, tv_usec: 0)
+        #if canImport(Darwin)
+            let modified = status.st_mtimespec
+        #else
+            let modified = status.st_mtim
+        #endif
+        let later = timeval(tv_sec: modified.tv_sec + 2, tv_usec: 0)
         #expect(utimes(file.path, [later, later]) == 0)
 
         guard case .unchanged(let touched, reread: true) = try await file.check(against: snapshot)

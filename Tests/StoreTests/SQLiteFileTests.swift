@@ -41,4 +41,34 @@ struct SQLiteFileTests {
             "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
+
+    @Test(
+        "a database restored in place, then written to by this process up to where it had seen, is shown whole",
+        arguments: [3, 4])
+    func restoredThenWritten(edits: Int) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let backup = folder.file("backup.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        try RawSQLite(url).execute("VACUUM INTO '\(backup.path)'")
+        for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
+        try await persistence.flush()
+        // Restored from the copy in place: the log's numbers go back to 1, and this process's
+        // next edits take 2, 3, 4… again, up to and past the last one it had seen.
+        try RawSQLite(url).execute(
+            "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; DELETE FROM main.changes; INSERT INTO main.elements SELECT * FROM old.elements; INSERT INTO main.changes SELECT * FROM old.changes"
+        )
+        for index in 0..<edits { try store.add(Attraction(name: "New \(index)")) }
+        try await persistence.flush()
+        persistence.lookForChanges()
+
+        let onDisk = { (try? RawSQLite(url).rows("SELECT name FROM elements ORDER BY rank")) ?? [] }
+        #expect(
+            await eventually { store.elements.map { [$0.name] } == onDisk() },
+            "shown \(store.elements.map(\.name)), in the file \(onDisk())")
+        try await persistence.close()
+    }
 }

@@ -347,7 +347,8 @@ final class OtherSQLiteProgram: Sendable {
 
     /// Tells a holding program to let go, and returns once it has and has exited.
     func release() async throws {
-        try input.fileHandleForWriting.write(contentsOf: Data("release\n".utf8))
+        // Its input closed (not written to, which would raise SIGPIPE here were it gone).
+        try input.fileHandleForWriting.close()
         try await finished()
     }
 
