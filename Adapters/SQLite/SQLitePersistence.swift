@@ -259,10 +259,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             failures = 0
             // Nobody else wrote since the last entry taken in: this process's own entry is seen
             // too, so the log's trimming never leaves a process that only writes behind.
-            if written.entry == seen + 1 { seen = written.entry }
-            // Numbers taken again (a file restored in place from an older copy): later entries
-            // could hide the restore from the log, so the next look reads the whole list.
-            if written.entry <= seen {
+            if written.entry == seen + 1 {
+                seen = written.entry
+            } else if written.entry <= seen {
+                // Numbers taken again (a file restored in place from an older copy): later
+                // entries could hide the restore from the log, so the next look reads it whole.
                 readsWholeNext = true
                 lookAgain()
             }
