@@ -90,9 +90,9 @@ final class UpdateMirror {
 
 /// Waits, for at most `seconds`, until `condition` holds; whether it did.
 @MainActor
-func eventually(seconds: Int = 30, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Int = 30, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
+    while await !condition() {
         guard ContinuousClock.now < deadline else { return false }
         try? await Task.sleep(for: .milliseconds(5))
     }

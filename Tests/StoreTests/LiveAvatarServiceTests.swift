@@ -179,12 +179,12 @@ struct HostileServerTests {
         // The first holds the one place once the server has its request; the second waits.
         let arrivals = LiveAvatarService(baseURL: server.url("arrivals"))
         #expect(
-            await within(seconds: 30) {
+            await eventually {
                 let answer = try? await arrivals.avatar(for: ada)
                 return answer.map { String(decoding: $0.data, as: UTF8.self) } == "1"
             })
         let waiting = Task { try await service.avatar(for: address("grace@example.com")) }
-        #expect(await within(seconds: 30) { service.requestsWaitingTheirTurn == 1 })
+        #expect(await eventually { service.requestsWaitingTheirTurn == 1 })
 
         waiting.cancel()
         await #expect(throws: AvatarServiceError.cancelled) { try await waiting.value }
@@ -233,14 +233,4 @@ struct HostileServerTests {
 
         await #expect(throws: AvatarServiceError.self) { try await service.avatar(for: ada) }
     }
-}
-
-/// Whether `condition` holds within `seconds`, asked every 10 ms.
-private func within(seconds: Int, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while await !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
