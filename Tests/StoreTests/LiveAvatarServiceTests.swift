@@ -46,10 +46,11 @@ struct LiveAvatarServiceTests {
     func httpSource(transport: HTTPTransport) async throws {
         let server = try LoopbackServer(avatar: picture)
         defer { server.stop() }
-        // A timeout no answer meets on a loaded machine, but the slow one (held 3 s) runs out.
+        // (A 30 s timeout for the answers that should arrive left a 500 answer's buffered body
+        // leaked at exit under LeakSanitizer, in FoundationNetworking's task handling: not
+        // understood yet, so every request keeps the 1 s it had.)
         func service(_ path: String) -> LiveAvatarService {
-            var service = LiveAvatarService(
-                baseURL: server.url(path), timeout: path == "slow" ? .seconds(1) : .seconds(30))
+            var service = LiveAvatarService(baseURL: server.url(path), timeout: .seconds(1))
             service.httpTransport = transport
             return service
         }
