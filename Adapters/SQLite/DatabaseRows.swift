@@ -9,10 +9,8 @@ struct StoredRows: Sendable {
     /// Each row's field texts, `Element.fields.count` per row, in field order; `nil` for a field
     /// the row does not have (it keeps its default).
     var texts: [String?] = []
-    /// The last change log entry the rows include.
-    var through: Int64 = 0
 
-    /// Every row's text, in list order, with the last change log entry.
+    /// Every row's text, in list order.
     static func read<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> StoredRows {
@@ -24,16 +22,13 @@ struct StoredRows: Sendable {
         }
         var rows = StoredRows()
         // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
-        let statement = try connection.statement(
-            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, rowid")
-        defer { statement.reset() }
-        while try statement.step() {
-            rows.ids.append(statement.text(at: 0) ?? "")
-            for column in fields.indices {
-                rows.texts.append(statement.text(at: Int32(column + 1)))
-            }
+        try connection.rows(
+            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, rowid", [],
+            columns: fields.count + 1
+        ) { row in
+            rows.ids.append(row[0] ?? "")
+            for column in 1..<row.count { rows.texts.append(row[column]) }
         }
-        rows.through = try connection.integer("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
         return rows
     }
 }
@@ -48,14 +43,15 @@ enum DecodedRow<Element: SQLiteListElement> {
     static func read(
         _ id: Element.ID, in connection: SQLiteConnection, statements: FieldStatements
     ) throws -> DecodedRow {
-        let statement = try connection.statement(statements.select).bind([.text(id.description)])
-        defer { statement.reset() }
-        guard try statement.step() else { return .missing }
+        var texts: [String?]?
+        try connection.rows(
+            statements.select, [.text(id.description)], columns: Element.fields.count + 1
+        ) { texts = $0 }
+        guard let texts else { return .missing }
         var problem: String?
-        let texts = Element.fields.indices.map { statement.text(at: Int32($0 + 1)) }
+        let fields = ContiguousArray(Element.fields)
         if let element = RowDecoder<Element>.element(
-            key: statement.text(at: 0) ?? "", texts: texts, from: 0,
-            fields: ContiguousArray(Element.fields), problem: &problem)
+            key: texts[0] ?? "", texts: texts, from: 1, fields: fields, problem: &problem)
         {
             return .found(element)
         }

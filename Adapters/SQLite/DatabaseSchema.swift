@@ -1,26 +1,24 @@
+import CSQLite
 import Foundation
 import MVCModel
 import MVCStore
 
-/// What the database holds, and how opening checks it: the schema, its version, and the rows
-/// decoded into elements.
+/// What the database holds, and how opening checks it.
 ///
-/// The schema (version 1, in `PRAGMA user_version`):
+/// The schema (version 2, in `PRAGMA user_version`):
 /// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order. Ranks
 ///   leave gaps (2³² apart), so an insert or a move writes one row, the element's own, halfway
 ///   between its neighbours; only when a gap is used up are all rows renumbered.
-/// - `changes(seq, element_id, origin)`: one entry per committed edit; another process reads the
-///   entries after the last one it saw, and those rows. The log keeps its last 10,000 entries; a
-///   process further behind reads the whole list.
 /// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
 ///   database of another list is refused.
+///
+/// Version 1 also kept a log of changes for other processes to read; version 2 drops it, since
+/// a process that sees another's commit reads the whole list (see `SQLitePersistence`).
 enum DatabaseSchema {
     /// The schema version this code reads and writes.
-    static var version: Int64 { 1 }
+    static var version: Int64 { 2 }
     /// How far apart new ranks are.
     static var rankGap: Int64 { 1 << 32 }
-    /// How many change log entries are kept.
-    static var keptChanges: Int64 { 10_000 }
 
     /// `name` as an SQL identifier.
     static func quoted(_ name: String) -> String {
@@ -28,7 +26,7 @@ enum DatabaseSchema {
     }
 
     /// Refuses a database this code must not write to: a newer schema, another program's tables,
-    /// a list of something else, or tables changed so that a write would fail.
+    /// a list of something else, or an elements table a write would fail on.
     ///
     /// - Returns: The schema version found (0 for a new, empty database).
     static func check<Element: SQLiteListElement>(
@@ -40,9 +38,9 @@ enum DatabaseSchema {
             throw PersistenceError.newerVersion(
                 path: path, found: Int(version), supported: Int(Self.version))
         }
-        let tables = try connection.strings(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         if version == 0 {
+            let tables = try connection.strings(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             guard tables.isEmpty else {
                 throw refuse(
                     "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"
@@ -55,33 +53,20 @@ enum DatabaseSchema {
             throw refuse(
                 "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
         }
-        let list = "it is a list of \(Element.pluralNoun), but"
-        for (table, needed, known) in [
-            ("elements", ["id", "rank"], Set(["id", "rank"] + Element.fields.map(\.name))),
-            ("changes", ["seq", "element_id", "origin"], Set(["seq", "element_id", "origin"])),
-        ] {
-            let found = try connection.strings(
-                "SELECT name FROM pragma_table_info(?)", .text(table))
-            if found.isEmpty { throw refuse("\(list) its table \(table) is missing") }
-            if let missing = needed.first(where: { !found.contains($0) }) {
-                throw refuse("\(list) its table \(table) has no column \(missing)")
-            }
-            // A column this code does not know, that a new row must fill: every insert would fail.
-            let unfillable = try connection.strings(
-                "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" AND dflt_value IS NULL",
-                .text(table))
-            if let column = unfillable.first(where: { !known.contains($0) }) {
-                throw refuse(
-                    "\(list) its table \(table) has a column \(column) that every row must fill, and this code does not know it"
-                )
-            }
+        let list = "it is a list of \(Element.pluralNoun), but its table elements"
+        let columns = try connection.strings("SELECT name FROM pragma_table_info('elements')")
+        if columns.isEmpty { throw refuse("\(list) is missing") }
+        if let missing = ["id", "rank"].first(where: { !columns.contains($0) }) {
+            throw refuse("\(list) has no column \(missing)")
         }
-        // The log's numbers are its row ids: given by SQLite, one more than the largest.
-        let key = try connection.strings(
-            "SELECT name || ' ' || upper(type) FROM pragma_table_info('changes') WHERE pk > 0")
-        guard key == ["seq INTEGER"] else {
+        // A column this code does not know, that a new row must fill: every insert would fail.
+        let known = Set(["id", "rank"] + Element.fields.map(\.name))
+        let unfillable = try connection.strings(
+            "SELECT name FROM pragma_table_info('elements') WHERE \"notnull\" AND dflt_value IS NULL"
+        )
+        if let column = unfillable.first(where: { !known.contains($0) }) {
             throw refuse(
-                "\(list) its table changes does not number its entries (seq is not its INTEGER PRIMARY KEY)"
+                "\(list) has a column \(column) that every row must fill, and this code does not know it"
             )
         }
         return version
@@ -93,35 +78,64 @@ enum DatabaseSchema {
     /// Several processes may open a new database at once: the version is read again inside the
     /// write transaction, so only the first creates the tables.
     static func migrate<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, from version: Int64, for _: Element.Type
+        _ connection: SQLiteConnection, from version: Int64, for _: Element.Type, busyWait: Duration
     ) throws {
-        try connection.useWriteAheadLog()
+        try useWriteAheadLog(connection, busyWait: busyWait)
         try connection.execute("PRAGMA synchronous = FULL")
-        let columns = try Set(connection.strings("SELECT name FROM pragma_table_info('elements')"))
-        if version == Self.version, Element.fields.allSatisfy({ columns.contains($0.name) }) {
+        let columns = {
+            Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
+        }
+        let existing = try columns()
+        if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }) {
             return
         }
         try connection.writing {
-            if try connection.integer("PRAGMA user_version") ?? 0 < 1 {
+            let found = try connection.integer("PRAGMA user_version") ?? 0
+            if found < 1 {
                 try connection.execute(
                     """
                     CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                     CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL);
                     CREATE INDEX elements_by_rank ON elements (rank);
-                    CREATE TABLE changes (
-                        seq INTEGER PRIMARY KEY, element_id TEXT NOT NULL, origin TEXT NOT NULL);
                     """)
                 try connection.run(
-                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", [.text(Element.pluralNoun)])
+                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.pluralNoun))
             }
-            // Later versions add their steps here, each `if version < N`.
-            let columns = try Set(
-                connection.strings("SELECT name FROM pragma_table_info('elements')"))
-            for field in Element.fields where !columns.contains(field.name) {
+            if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
+            // Later versions add their steps here, each `if found < N`.
+            let existing = try columns()
+            for field in Element.fields where !existing.contains(field.name) {
                 try connection.execute(
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
             }
             try connection.execute("PRAGMA user_version = \(Self.version)")
+        }
+    }
+
+    /// Puts the database in WAL mode, where readers never wait for a writer and a commit is one
+    /// append to the log; a no-op once the file is in it.
+    ///
+    /// Turning WAL on reads the file, then takes the write lock. While another connection holds
+    /// that lock, SQLite fails at once instead of calling the busy handler (it never waits while
+    /// holding a read lock, which could deadlock): programs opening one new file together meet
+    /// that, so this waits as long as the busy handler would.
+    private static func useWriteAheadLog(_ connection: SQLiteConnection, busyWait: Duration)
+        throws(SQLiteError)
+    {
+        let deadline = ContinuousClock.now + busyWait
+        while true {
+            do throws(SQLiteError) {
+                let mode = try connection.strings("PRAGMA journal_mode = WAL").first
+                // SQLite keeps the mode it has when it cannot change it, and says which.
+                guard mode == "wal" else {
+                    throw SQLiteError(
+                        code: SQLITE_CANTOPEN,
+                        message: "SQLite kept its \(mode ?? "unknown") journal mode instead of WAL")
+                }
+                return
+            } catch  where error.isBusy && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
         }
     }
 }

@@ -4,65 +4,41 @@ import MVCStore
 
 /// Writing: one edit a transaction, each with its change log entry, and whole new databases.
 extension ListDatabase {
-    /// Writes one edit in a transaction of its own, durably, with its change log entry.
+    /// Writes one edit in a transaction of its own, durably.
     ///
     /// A replacement writes only the fields the edit changed, onto the row as it is now: a field
     /// another process changed meanwhile is kept (the next look brings the row as it is into this
     /// process's list, as it does a neighbour another process moved).
     ///
-    /// A statement that fails is reset and its transaction rolled back (`SQLiteConnection`), so
-    /// the connection is never left inside one.
-    ///
-    /// - Returns: The edit's change log entry; or why the path no longer names the file open
-    ///   here, found before writing (nothing written) or after (the edit is in a file nobody will
-    ///   read): either way the edit is still to be kept elsewhere.
-    func write(_ write: RowWrite<Element>, origin: String) throws(PersistenceError) -> (
-        entry: Int64, lost: String?
-    ) {
+    /// - Returns: Why the path no longer names the file open here, found before writing (nothing
+    ///   written) or after (the edit is in a file nobody will read): either way the edit is still
+    ///   to be kept elsewhere.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> String? {
         // Checked here, not by a call of its own: one trip to this actor for each edit.
-        if let reason = lost() { return (0, reason) }
+        if let reason = lost() { return reason }
         let connection = try connected()
         if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
-        // Every thousandth write trims the change log in its own transaction, where the write lock
-        // is already held: a trimming never waits for, or fails on, another program.
-        let trims = writesSinceTrimming + 1 >= 1_000
         do {
-            let entry = try connection.writing { () throws -> Int64 in
-                try apply(write, in: connection)
-                try connection.run(
-                    "INSERT INTO changes (element_id, origin) VALUES (?, ?)",
-                    [.text(write.change.element.id.description), .text(origin)])
-                let entry = connection.lastInsertedRow
-                if trims {
-                    try connection.run(
-                        "DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?",
-                        [.integer(DatabaseSchema.keptChanges)])
-                }
-                return entry
-            }
-            writesSinceTrimming = trims ? 0 : writesSinceTrimming + 1
-            // Lost while the write waited for another program's lock: committed into a file no
-            // longer at the path, which nobody will read.
-            return (entry, lost())
+            try connection.writing { try apply(write, in: connection) }
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
             if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
-            throw .unwritable(path: path, reason: error.isBusy ? busyReason : error.message)
+            if error.isBusy { throw locked(for: lockWait) }
+            throw .unwritable(path: path, reason: error.message)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }
+        // Lost while the write waited for another program's lock: committed into a file no
+        // longer at the path, which nobody will read.
+        return lost()
     }
 
-    /// Why a write failed when another program kept the database locked.
-    nonisolated var busyReason: String {
-        "another program kept the database locked for longer than \(busyWait)"
-    }
-
-    /// Whether `error` is a write's that failed only because another program kept the database
-    /// locked: it may work later.
-    nonisolated func isBusy(_ error: PersistenceError) -> Bool {
-        error == .unwritable(path: path, reason: busyReason)
+    /// The error of a write that failed only because another program kept the database locked
+    /// for `wait` (it may work later).
+    nonisolated func locked(for wait: Duration) -> PersistenceError {
+        .unwritable(
+            path: path, reason: "another program kept the database locked for longer than \(wait)")
     }
 
     /// Writes `elements` as a new database at `url`, never over a file already there: built
@@ -124,14 +100,14 @@ extension ListDatabase {
                 in: connection)
             try insert(element, rank: rank, in: connection)
         case .removed(let element, _):
-            try connection.run("DELETE FROM elements WHERE id = ?", [.text(element.id.description)])
+            try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
         case .moved(let element, _, _):
             let rank = try rank(
                 placing: element.id, after: write.predecessor, before: write.successor,
                 in: connection)
             try connection.run(
-                "UPDATE elements SET rank = ? WHERE id = ?",
-                [.integer(rank), .text(element.id.description)])
+                "UPDATE elements SET rank = ? WHERE id = ?", .integer(rank),
+                .text(element.id.description))
         case .replaced(let old, let new, _):
             switch try DecodedRow<Element>.read(new.id, in: connection, statements: statements) {
             case .missing:
@@ -148,12 +124,17 @@ extension ListDatabase {
     }
 
     private func insert(_ element: Element, rank: Int64, in connection: SQLiteConnection) throws {
-        try connection.run(
-            statements.insert, [.text(element.id.description), .integer(rank)] + texts(of: element))
+        try connection.rows(
+            statements.insert,
+            [.text(element.id.description), .integer(rank)] + texts(of: element),
+            columns: 0
+        ) { _ in }
     }
 
     private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
-        try connection.run(statements.update, texts(of: element) + [.text(element.id.description)])
+        try connection.rows(
+            statements.update, texts(of: element) + [.text(element.id.description)], columns: 0
+        ) { _ in }
     }
 
     private func texts(of element: Element) -> [SQLiteValue] {
@@ -237,7 +218,7 @@ extension ListDatabase {
         for (position, id) in ids.enumerated() {
             try connection.run(
                 "UPDATE elements SET rank = ? WHERE id = ?",
-                [.integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id)])
+                .integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id))
         }
     }
 }

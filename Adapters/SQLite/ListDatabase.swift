@@ -25,24 +25,8 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
     var successor: Element.ID?
 }
 
-/// What other processes committed since this one last looked.
-enum RemoteChanges<Element: SQLiteListElement>: Sendable {
-    /// The rows the change log names, as they are now, in list order; `element` is `nil` for one
-    /// deleted, and `predecessor` is the row before it.
-    case rows([RemoteRow<Element>], through: Int64, problems: [String])
-    /// The whole list: the change log no longer reaches back to what this process saw last.
-    case whole([Element], through: Int64, problems: [String])
-}
-
-/// One row another process changed, as it is now.
-struct RemoteRow<Element: SQLiteListElement>: Sendable {
-    var id: Element.ID
-    var element: Element?
-    var predecessor: Element.ID?
-}
-
 /// A list kept in an SQLite database: one row per element, each edit durable in a transaction of
-/// its own, and a log of changes that tells other processes what changed (see `DatabaseSchema`).
+/// its own (see `DatabaseSchema`).
 ///
 /// Within SQLite's contract: nothing here opens, reads or closes the database's files but
 /// SQLite (closing any descriptor of a file drops every POSIX lock the process holds on it,
@@ -65,7 +49,6 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// The open file's identity and size when it was opened: the path names another file, or
     /// none, or this one emptied or cut short, once these differ (see ``lost()``).
     private var opened: FileIdentity?
-    var writesSinceTrimming = 0
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -78,6 +61,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         // The file itself, not a link to it: its identity is the one to compare.
         self.url = url.resolvingSymlinksInPath()
         self.busyWait = busyWait
+        lockWait = busyWait
         path = self.url.path
         executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
     }
@@ -93,9 +77,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// A file that is not a database of this kind, or whose rows break the model's rules, is
     /// refused before anything is written to it. No write lock is taken unless the schema must be
     /// made or changed.
-    ///
-    /// - Returns: The list, and the last change log entry it includes.
-    func open() throws(PersistenceError) -> (list: EditableList<Element>, through: Int64) {
+    func open() throws(PersistenceError) -> EditableList<Element> {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
         {
@@ -104,12 +86,13 @@ actor ListDatabase<Element: SQLiteListElement> {
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
-        let read = try read(connection)
+        let read = try read(connection, refusingBrokenRows: true)
         // Nothing was written before this point: a refused file is left as it was (and one on a
         // read-only file system is only read).
         if !immutable {
             try sqliteCall {
-                try DatabaseSchema.migrate(connection, from: read.version, for: Element.self)
+                try DatabaseSchema.migrate(
+                    connection, from: read.version, for: Element.self, busyWait: busyWait)
                 // Two rows with one rank (set by hand) would make a placement between them land
                 // elsewhere: every row gets its own rank, in the order shown.
                 let shared = try connection.integer(
@@ -121,20 +104,21 @@ actor ListDatabase<Element: SQLiteListElement> {
         isImmutable = immutable
         seenDataVersion = dataVersion
         opened = FileIdentity(path: path)
-        return (EditableList(read.elements), read.through)
+        return EditableList(read.elements)
     }
 
     /// The list in the file, read without writing anything (a file on a read-only disk, or of an
     /// older schema version, included).
     func readOnly() throws(PersistenceError) -> [Element] {
-        try read(try sqliteCall { try connect(readOnly: true) }.0).elements
+        let connection = try sqliteCall { try connect(readOnly: true) }.0
+        return try read(connection, refusingBrokenRows: true).elements
     }
 
-    /// The schema version and every row, read in one transaction and decoded; a row that breaks
-    /// a rule refuses the file.
-    private func read(_ connection: SQLiteConnection) throws(PersistenceError) -> (
-        version: Int64, elements: [Element], through: Int64
-    ) {
+    /// The schema version and every row, read in one transaction and decoded, with the rows that
+    /// break a rule; `refusingBrokenRows`, the first such row refuses the file.
+    private func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
+        throws(PersistenceError) -> (version: Int64, elements: [Element], problems: [String])
+    {
         let (version, rows) = try sqliteCall {
             try connection.reading { () throws -> (Int64, StoredRows) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
@@ -144,10 +128,10 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
-        if let problem = decoded.problems.first {
+        if refusingBrokenRows, let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return (version, decoded.elements, rows.through)
+        return (version, decoded.elements, decoded.problems.map(\.reason))
     }
 
     /// Why the path no longer names the file open here, if it does not: deleted or moved away,
@@ -191,96 +175,46 @@ actor ListDatabase<Element: SQLiteListElement> {
         opened = nil
     }
 
+    /// How long each write waits for another process's lock from now on (closing waits longer).
+    func waitForLocks(_ wait: Duration) {
+        lockWait = wait
+        connection?.setBusyWait(wait)
+    }
+
+    /// How long a write waits for another program's lock now.
+    private(set) var lockWait: Duration
+
     // MARK: Reading what others wrote
 
-    /// Why the file is lost, if it is; else what other processes committed after log entry
-    /// `seen`, or `nil` if nothing: one trip to this actor for each look.
+    /// Why the file is lost, if it is; else the whole list, if another process committed since
+    /// the last look (`nil` if none did), with the rows that break a rule: one trip to this actor.
     ///
-    /// - Parameters:
-    ///   - force: Look in the log even if SQLite says no connection committed since the last look.
-    ///   - whole: Read the whole list, not just the rows the log names.
-    func look(after seen: Int64, force: Bool, whole: Bool) -> (
-        lost: String?, changes: Result<RemoteChanges<Element>?, PersistenceError>
+    /// SQLite tells no one of a commit; `PRAGMA data_version`, which changes when another
+    /// connection commits, is its documented way to ask. What changed, it does not say: so the
+    /// list is read whole, and the store works out the difference.
+    func look() -> (
+        lost: String?, read: Result<(elements: [Element], problems: [String])?, PersistenceError>
     ) {
         if let reason = lost() { return (reason, .success(nil)) }
         readsChanges.store(true, ordering: .relaxed)
         defer { readsChanges.store(false, ordering: .relaxed) }
         return (
-            nil, Result { () throws(PersistenceError) in try changes(after: seen, force, whole) }
+            nil,
+            Result { () throws(PersistenceError) in
+                let connection = try connected()
+                let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
+                guard version != seenDataVersion else { return nil }
+                let read = try read(connection, refusingBrokenRows: false)
+                // Only once read: a look that failed is tried again at the next poll.
+                seenDataVersion = version
+                return (read.elements, read.problems)
+            }
         )
     }
 
     /// Whether a look is reading the file now, past its check that the file is still at its path
     /// (readable from any thread, while the look itself waits on a lock: a test hook).
     nonisolated let readsChanges = Atomic<Bool>(false)
-
-    private func changes(after seen: Int64, _ force: Bool, _ whole: Bool)
-        throws(PersistenceError) -> RemoteChanges<Element>?
-    {
-        let connection = try connected()
-        let found = try sqliteCall { () throws -> (RemoteChanges<Element>?, StoredRows?) in
-            let version = try connection.integer("PRAGMA data_version") ?? 0
-            guard force || whole || version != seenDataVersion else { return (nil, nil) }
-            seenDataVersion = version
-            return try connection.reading { () throws -> (RemoteChanges<Element>?, StoredRows?) in
-                let newest =
-                    try connection.integer("SELECT coalesce(max(seq), 0) FROM changes") ?? 0
-                let oldest =
-                    try connection.integer("SELECT coalesce(min(seq), 0) FROM changes") ?? 0
-                // Numbers that went backwards (a file restored from an older copy), or a process
-                // further behind than the log reaches: the whole list.
-                if whole || newest < seen || oldest > seen + 1 {
-                    return (nil, try StoredRows.read(connection, for: Element.self))
-                }
-                guard newest > seen else { return (nil, nil) }
-                return (try changedRows(after: seen, through: newest, in: connection), nil)
-            }
-        }
-        guard let rows = found.1 else { return found.0 }
-        let decoded = RowDecoder<Element>.decode(rows)
-        return .whole(
-            decoded.elements, through: rows.through, problems: decoded.problems.map(\.reason))
-    }
-
-    private func changedRows(
-        after seen: Int64, through newest: Int64, in connection: SQLiteConnection
-    )
-        throws -> RemoteChanges<Element>
-    {
-        // This process's own entries too: a row it placed after a neighbour that another process
-        // moved meanwhile must follow that neighbour here as well (taking in an unchanged row
-        // changes nothing).
-        let keys = try connection.strings(
-            "SELECT DISTINCT element_id FROM changes WHERE seq > ? AND seq <= ?",
-            .integer(seen), .integer(newest))
-        var rows: [(rank: Int64, row: RemoteRow<Element>)] = []
-        var problems: [String] = []
-        for key in keys {
-            guard let id = Element.ID(key) else { continue }
-            switch try DecodedRow<Element>.read(id, in: connection, statements: statements) {
-            case .missing:
-                rows.append((.min, RemoteRow(id: id, element: nil, predecessor: nil)))
-            case .unreadable(let problem):
-                problems.append(problem)
-            case .found(let element):
-                let rank =
-                    try connection.integer("SELECT rank FROM elements WHERE id = ?", .text(key))
-                    ?? 0
-                let before = try connection.strings(
-                    "SELECT id FROM elements WHERE rank < ? ORDER BY rank DESC LIMIT 1",
-                    .integer(rank)
-                ).first
-                rows.append(
-                    (
-                        rank,
-                        RemoteRow(
-                            id: id, element: element, predecessor: before.flatMap(Element.ID.init))
-                    ))
-            }
-        }
-        rows.sort { $0.rank < $1.rank }
-        return .rows(rows.map(\.row), through: newest, problems: problems)
-    }
 
     // MARK: Helpers
 

@@ -28,10 +28,9 @@ extension ListStore where Element: SQLiteListElement {
     ) async throws(PersistenceError) -> (store: ListStore, persistence: SQLitePersistence<Element>)
     {
         let database = ListDatabase<Element>(url: url, busyWait: busyWait)
-        let loaded = try await database.open()
-        let persistence = SQLitePersistence(
-            database: database, seen: loaded.through, tracer: tracer)
-        let store = ListStore(loaded.list, persistence: persistence, tracer: tracer)
+        let list = try await database.open()
+        let persistence = SQLitePersistence(database: database, tracer: tracer)
+        let store = ListStore(list, persistence: persistence, tracer: tracer)
         persistence.store = store
         persistence.watch(every: pollInterval, clock: clock)
         return (store, persistence)

@@ -16,9 +16,10 @@ import MVCTracing
 ///   write that fails (another process kept the database locked past the busy wait, the disk is
 ///   full) stays queued, with the status `.failed`, and is tried again until it succeeds.
 /// - Reading: every poll interval it asks SQLite whether another connection committed
-///   (`PRAGMA data_version`); after a commit, the rows its log entries name are read off the main
-///   actor, and only the resulting edits are applied on it. Taking in waits until this process's
-///   own edits are written.
+///   (`PRAGMA data_version`). After a commit it reads the whole list off the main actor and the
+///   store merges it in, as it does another process's save of a JSON document; a program that
+///   writes rows with the `sqlite3` tool is seen as well as one that uses this store. Looking
+///   waits until this process's own edits are written.
 /// - A file deleted, moved, replaced or emptied by another program while it is open is noticed at
 ///   the next look or write. Nothing more is written at its path; the store's notice says so once,
 ///   naming the new file beside it (`name.recovered.sqlite`, never one already there) where the
@@ -39,13 +40,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     weak var store: ListStore<Element>?
     let tracer: HopTracer
     private(set) var lifecycle = DatabaseLifecycle.opening
-    /// Names this process's entries in the change log.
-    private let origin = UUID().uuidString
-    private(set) var pending: [RowWrite<Element>] = []
-    /// Counts this process's edits: a look that raced with one is done again.
-    var edits = 0
-    /// The last change log entry this process has taken in.
-    var seen: Int64
+    private var pending: [RowWrite<Element>] = []
+    /// Counts this process's edits, numbering each write.
+    private var edits = 0
+    /// Failures in a row, and in all.
     private var failures = 0
     private var failureCount = 0
     private var lastError: PersistenceError?
@@ -56,26 +54,23 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var foldsLog = false
     private var recoveryTarget: URL?
     private var isRecovering = false
-    var wantsLook = false
-    var forcesNextLook = false
-    var readsWholeNext = false
+    private var wantsLook = false
+    /// The last problem a look told of, so that one that lasts is told once.
+    private var lookProblem: String?
 
-    // Closing.
     private var isClosing = false
-    private var closingDeadline = ContinuousClock.now
-    private var closingPatience = Duration.zero
+    /// How long closing waits for another program's lock, once the database waits that long.
+    private var closingPatience: Duration?
     /// Why closing could not write everything; also ends the worker.
     private var closingFailure: PersistenceError?
-    /// Set once `close()` has let go of the file: nothing is told, written or looked at after.
-    private(set) var isClosedForGood = false
+    private var isClosedForGood = false
 
     var poller: Task<Void, Never>?
     /// Whether the poller still looks (until closing).
-    var watching = false
+    private var watching = false
 
-    init(database: ListDatabase<Element>, seen: Int64, tracer: HopTracer) {
+    init(database: ListDatabase<Element>, tracer: HopTracer) {
         self.database = database
-        self.seen = seen
         self.tracer = tracer
         _ = lifecycle.handle(.opened, path: database.path)
     }
@@ -90,16 +85,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         guard lifecycle.writes || lifecycle.isDetached else { return }
         edits += 1
-        var write = RowWrite(change: change)
+        var write = RowWrite(change: change, serial: edits)
         switch change {
         case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
             write.predecessor = at > 0 ? elements[at - 1].id : nil
             write.successor = at + 1 < elements.count ? elements[at + 1].id : nil
         case .removed: break
         }
-        write.serial = edits
         pending.append(write)
-        if failures == 0, !isLettingGo { status.value = .pending }
+        if failures == 0 { status.value = .pending }
         run(lifecycle.handle(.edited, path: database.path))
     }
 
@@ -111,7 +105,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         run(lifecycle.handle(.flushRequested, path: database.path))
         let failuresBefore = failureCount
         while !isClosedForGood, !pending.isEmpty || recoveryTarget != nil || isRecovering {
-            await withCheckedContinuation { waiters.append($0) }
+            await nextTurn()
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
             if failureCount > failuresBefore, !pending.isEmpty || lifecycle.isDetached,
                 let lastError
@@ -130,44 +124,53 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Writes what is queued, then closes the database; returns after the last look has ended,
     /// leaving no notice, status change or open file behind.
     ///
-    /// While another program keeps the database locked, it goes on trying for up to `patience`:
-    /// at the end of a program, a busy moment must not lose the edits still queued. A file lost
-    /// meanwhile gets the list written beside it first.
+    /// While another program keeps the database locked, each write waits for up to `patience`
+    /// (SQLite's busy wait): at the end of a program, a busy moment must not lose the edits still
+    /// queued. A file lost meanwhile gets the list written beside it first.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
         if isClosedForGood { return }
-        if !isClosing {
-            isClosing = true
-            closingPatience = patience
-            closingDeadline = .now + patience
-            startWorking()
+        guard !isClosing else {
+            while !isClosedForGood { await nextTurn() }
+            if let closingFailure { throw closingFailure }
+            return
         }
-        // The worker writes what is queued (the list beside a lost file first), then ends; an
-        // edit made after it ended starts it again.
-        while !isLettingGo {
-            while !isWorkerDone { await withCheckedContinuation { waiters.append($0) } }
-            guard closingFailure == nil, lifecycle.writes, !pending.isEmpty else { break }
-            isWorkerDone = false
-            startWorking()
+        isClosing = true
+        watching = false
+        await database.waitForLocks(patience)
+        closingPatience = patience
+        // Lost meanwhile: the list goes beside it first.
+        if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
+        var askedForList = false
+        // Until the worker has nothing left: the queue written (the list beside a lost file
+        // first), or a failure.
+        writing: while closingFailure == nil {
+            if isWorking {
+                await nextTurn()
+                continue
+            }
+            switch lifecycle {
+            case .open: run(lifecycle.handle(.closeRequested, path: database.path))
+            case .detached where !askedForList:
+                askedForList = true
+                run(lifecycle.handle(.closeRequested, path: database.path))
+            case .detached:
+                closingFailure =
+                    lastError
+                    ?? .unwritable(
+                        path: database.path, reason: "the list could not be written beside it")
+            case .closing where !pending.isEmpty: startWorking()  // an edit made while closing
+            default: break writing
+            }
         }
-        if !isLettingGo {
-            isLettingGo = true
-            await database.close()
-            _ = lifecycle.handle(.closed, path: database.path)
-            isClosedForGood = true
-            resumeWaiters()
-        }
-        while !isClosedForGood { await withCheckedContinuation { waiters.append($0) } }
+        _ = lifecycle.handle(.closed, path: database.path)
+        await database.close()
+        isClosedForGood = true
+        resumeWaiters()
         if let closingFailure { throw closingFailure }
     }
-
-    /// Set when the worker has ended, while closing.
-    private var isWorkerDone = false
-    private var isLettingGo = false
-    private var checkedBeforeClosing = false
-    private var recoveryAskedAtClose = false
 
     // MARK: The worker
 
@@ -180,15 +183,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             case .writeList(let path):
                 recoveryTarget = URL(fileURLWithPath: path)
                 startWorking()
-            case .stopLooking: stopLooking()
+            case .stopLooking: watching = false
             case .closeFile: break  // `close()` lets go once the worker has ended
             }
         }
     }
 
     /// Starts the worker, unless it is at work already (it then finds the new work itself).
-    func startWorking() {
-        guard !isWorking, !isWorkerDone else { return }
+    private func startWorking() {
+        guard !isWorking, !isClosedForGood else { return }
         isWorking = true
         // Started at once, not queued behind the main actor's other work.
         Task.immediate { [weak self] in await self?.work() }
@@ -211,40 +214,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 if lifecycle.isDetached { await recover(to: target) }
             } else if lifecycle.writes, let next = pending.first {
                 await write(next)
-            } else if isClosing {
-                switch lifecycle {
-                case .open:
-                    // Lost meanwhile: the list goes beside it first. (Asked here, by the worker,
-                    // so that nothing else runs between the answer and closing.)
-                    if !checkedBeforeClosing {
-                        checkedBeforeClosing = true
-                        if let reason = await database.lost() {
-                            fileLost(reason)
-                            continue
-                        }
-                    }
-                    // Closes the file open now (a recovery file, maybe), writing what is queued.
-                    run(lifecycle.handle(.closeRequested, path: database.path))
-                case .detached where !recoveryAskedAtClose:
-                    recoveryAskedAtClose = true
-                    run(lifecycle.handle(.closeRequested, path: database.path))
-                case .detached:
-                    closingFailure =
-                        lastError
-                        ?? .unwritable(
-                            path: database.path, reason: "the list could not be written beside it")
-                default:
-                    isWorkerDone = true
-                    return
-                }
-            } else if wantsLook, lifecycle == .open {
+            } else if wantsLook, lifecycle == .open, watching {
                 wantsLook = false
                 await look()
             } else {
                 return
             }
         }
-        isWorkerDone = true
     }
 
     private func write(_ next: RowWrite<Element>) async {
@@ -252,21 +228,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             tracer.record(
                 from: .persistence, to: .disk,
                 "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-            let written = try await database.write(next, origin: origin)
-            if let reason = written.lost { return fileLost(reason) }
+            if let reason = try await database.write(next) { return fileLost(reason) }
             tracer.record(from: .disk, to: .persistence, "committed")
             pending.removeFirst()
             failures = 0
-            // Nobody else wrote since the last entry taken in: this process's own entry is seen
-            // too, so the log's trimming never leaves a process that only writes behind.
-            if written.entry == seen + 1 {
-                seen = written.entry
-            } else if written.entry <= seen {
-                // Numbers taken again (a file restored in place from an older copy): later
-                // entries could hide the restore from the log, so the next look reads it whole.
-                readsWholeNext = true
-                lookAgain()
-            }
             if pending.isEmpty {
                 status.value = .saved
                 lastError = nil
@@ -277,19 +242,21 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 return fileLost("another program damaged it (\(reason))")
             }
             failed(error)
-            if isClosing {
-                let busy = database.isBusy(error)
-                if !busy || ContinuousClock.now >= closingDeadline {
-                    let count = pending.count
-                    closingFailure =
-                        busy
-                        ? .unwritable(
-                            path: database.path,
-                            reason:
-                                "another program kept the database locked for over \(closingPatience) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
-                        ) : error
-                    return
-                }
+            // While closing, a write that waited the whole patience (or failed another way) is
+            // the last; one that gave up after the ordinary busy wait, before, is tried again.
+            if let closingPatience,
+                closingPatience == database.busyWait
+                    || error != database.locked(for: database.busyWait)
+            {
+                let count = pending.count
+                closingFailure =
+                    error == database.locked(for: closingPatience)
+                    ? .unwritable(
+                        path: database.path,
+                        reason:
+                            "another program kept the database locked for over \(closingPatience) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
+                    ) : error
+                return
             }
             try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
         }
@@ -303,17 +270,80 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         resumeWaiters()
     }
 
+    /// Waits until the worker next ends a step (or closing ends).
+    private func nextTurn() async {
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
     private func resumeWaiters() {
         let waiting = waiters
         waiters.removeAll()
         for waiter in waiting { waiter.resume() }
     }
 
+    // MARK: Other processes' commits
+
+    /// Looks for other processes' commits now, and takes them in.
+    ///
+    /// Called every poll interval; call it yourself to look without waiting.
+    public func lookForChanges() {
+        guard lifecycle == .open, watching else { return }
+        wantsLook = true
+        startWorking()
+    }
+
+    /// Looks once: reads the whole list if another process committed, and has the store merge
+    /// it in (off the main actor, as another process's save of a JSON document).
+    private func look() async {
+        guard let store else { return }
+        // Every edit of this process's is in the file (the worker writes before it looks), so
+        // the list here is what the file held when this process last wrote or looked.
+        let base = store.elements
+        let looked = database
+        let (lost, read) = await looked.look()
+        // Closed, or the list moved to another file, while the look was under way.
+        guard lifecycle == .open, looked === database, watching else { return }
+        if let lost { return fileLost(lost) }
+        switch read {
+        case .success(let read?):
+            lookProblem = nil
+            _ = await store.takeIn(
+                base: base, fileVersion: read.elements,
+                notices: read.problems.map { "skipped a row another program wrote: \($0)" })
+        case .success(nil):
+            lookProblem = nil
+        case .failure(.corrupt(_, let reason)):
+            fileLost("another program damaged it (\(reason))")
+        case .failure(let error):
+            let problem = "could not read other programs' changes: \(error)"
+            if problem != lookProblem { store.postNotice(problem) }
+            lookProblem = problem
+        }
+    }
+
+    /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
+    ///
+    /// A look that finds nothing new costs a turn of the main actor and one trip to the
+    /// database's queue, for `PRAGMA data_version` and one `lstat` of the path.
+    func watch(every interval: Duration?, clock: any Clock<Duration>) {
+        watching = true
+        guard let interval else { return }
+        // Once looking stops it idles until `deinit` cancels it. (Cancelled at closing, it would
+        // drop the last weak reference to the object, and LeakSanitizer, which cannot see a live
+        // object's weak-reference table, would report that table as leaked at exit.)
+        poller = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                if self?.watching == true { self?.lookForChanges() }
+            }
+        }
+    }
+
     // MARK: A lost file
 
     /// The path no longer names the open file: nothing more is written there, and the list goes
     /// to a new file beside it (at once, if edits were waiting to be written).
-    func fileLost(_ reason: String) {
+    private func fileLost(_ reason: String) {
         guard !isClosedForGood else { return }
         let recovery = Self.recoveryURL(for: database.url).path
         run(lifecycle.handle(.fileLost(reason: reason, recovery: recovery), path: database.path))
@@ -359,10 +389,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 store.postNotice("the list open here goes to \(target.path) instead")
             }
             let new = ListDatabase<Element>(url: target, busyWait: database.busyWait)
-            let opened = try await new.open()
+            _ = try await new.open()
+            if let closingPatience { await new.waitForLocks(closingPatience) }
             let old = database
             database = new
-            seen = opened.through
             // The edits made when the list was taken are in it; those made since go to the new file.
             pending.removeAll { $0.serial <= coveredThrough }
             await old.close()

@@ -281,7 +281,7 @@ final class OtherSQLiteProgram: Sendable {
         print(",".join(row[0] for row in rows))
         """
 
-    /// Inserts an attraction named `sys.argv[2]` at the end, with its change log entry.
+    /// Inserts an attraction named `sys.argv[2]` at the end, in plain SQL.
     static let insert = """
         import sqlite3, sys, uuid
         connection = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -290,7 +290,6 @@ final class OtherSQLiteProgram: Sendable {
         connection.execute(
             "INSERT INTO elements (id, rank, name, notes) VALUES (?, (SELECT max(rank) FROM elements) + 4294967296, ?, '')",
             (key, sys.argv[2]))
-        connection.execute("INSERT INTO changes (element_id, origin) VALUES (?, 'python')", (key,))
         connection.execute("COMMIT")
         """
 
