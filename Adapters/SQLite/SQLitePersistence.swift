@@ -310,6 +310,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             _ = await store.takeIn(
                 base: base, fileVersion: read.elements,
                 notices: read.problems.map { "skipped a row another program wrote: \($0)" })
+            // The two lists read and replaced are let go off the main actor: freeing a long
+            // list's values one by one takes a while.
+            Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
         case .success(nil):
             lookProblem = nil
         case .failure(.corrupt(_, let reason)):
