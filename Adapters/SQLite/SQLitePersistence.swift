@@ -54,9 +54,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var foldsLog = false
     private var recoveryTarget: URL?
     private var isRecovering = false
-    private var wantsLook = false
+    var wantsLook = false
     /// The last problem a look told of, so that one that lasts is told once.
-    private var lookProblem: String?
+    var lookProblem: String?
 
     private var isClosing = false
     /// How long closing waits for another program's lock, once the database waits that long.
@@ -67,7 +67,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     var poller: Task<Void, Never>?
     /// Whether the poller still looks (until closing).
-    private var watching = false
+    var watching = false
 
     init(database: ListDatabase<Element>, tracer: HopTracer) {
         self.database = database
@@ -190,7 +190,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     /// Starts the worker, unless it is at work already (it then finds the new work itself).
-    private func startWorking() {
+    func startWorking() {
         guard !isWorking, !isClosedForGood else { return }
         isWorking = true
         // Started at once, not queued behind the main actor's other work.
@@ -281,72 +281,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         for waiter in waiting { waiter.resume() }
     }
 
-    // MARK: Other processes' commits
-
-    /// Looks for other processes' commits now, and takes them in.
-    ///
-    /// Called every poll interval; call it yourself to look without waiting.
-    public func lookForChanges() {
-        guard lifecycle == .open, watching else { return }
-        wantsLook = true
-        startWorking()
-    }
-
-    /// Looks once: reads the whole list if another process committed, and has the store merge
-    /// it in (off the main actor, as another process's save of a JSON document).
-    private func look() async {
-        guard let store else { return }
-        // Every edit of this process's is in the file (the worker writes before it looks), so
-        // the list here is what the file held when this process last wrote or looked.
-        let base = store.elements
-        let looked = database
-        let (lost, read) = await looked.look()
-        // Closed, or the list moved to another file, while the look was under way.
-        guard lifecycle == .open, looked === database, watching else { return }
-        if let lost { return fileLost(lost) }
-        switch read {
-        case .success(let read?):
-            lookProblem = nil
-            _ = await store.takeIn(
-                base: base, fileVersion: read.elements,
-                notices: read.problems.map { "skipped a row another program wrote: \($0)" })
-            // The two lists read and replaced are let go off the main actor: freeing a long
-            // list's values one by one takes a while.
-            Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
-        case .success(nil):
-            lookProblem = nil
-        case .failure(.corrupt(_, let reason)):
-            fileLost("another program damaged it (\(reason))")
-        case .failure(let error):
-            let problem = "could not read other programs' changes: \(error)"
-            if problem != lookProblem { store.postNotice(problem) }
-            lookProblem = problem
-        }
-    }
-
-    /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
-    ///
-    /// A look that finds nothing new costs a turn of the main actor and one trip to the
-    /// database's queue, for `PRAGMA data_version` and one `lstat` of the path.
-    func watch(every interval: Duration?, clock: any Clock<Duration>) {
-        watching = true
-        guard let interval else { return }
-        // Once looking stops it idles until `deinit` cancels it. (Cancelled at closing, it would
-        // drop the last weak reference to the object, and LeakSanitizer, which cannot see a live
-        // object's weak-reference table, would report that table as leaked at exit.)
-        poller = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                if self?.watching == true { self?.lookForChanges() }
-            }
-        }
-    }
-
     // MARK: A lost file
 
     /// The path no longer names the open file: nothing more is written there, and the list goes
     /// to a new file beside it (at once, if edits were waiting to be written).
-    private func fileLost(_ reason: String) {
+    func fileLost(_ reason: String) {
         guard !isClosedForGood else { return }
         let recovery = Self.recoveryURL(for: database.url).path
         run(lifecycle.handle(.fileLost(reason: reason, recovery: recovery), path: database.path))

@@ -281,6 +281,12 @@ final class OtherSQLiteProgram: Sendable {
         print(",".join(row[0] for row in rows))
         """
 
+    /// Runs the SQL in `sys.argv[2]`, as someone at the `sqlite3` prompt would.
+    static let execute = """
+        import sqlite3, sys
+        sqlite3.connect(sys.argv[1], isolation_level=None).executescript(sys.argv[2])
+        """
+
     /// Inserts an attraction named `sys.argv[2]` at the end, in plain SQL.
     static let insert = """
         import sqlite3, sys, uuid

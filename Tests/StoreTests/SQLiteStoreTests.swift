@@ -266,14 +266,17 @@ struct SQLiteStoreTests {
         let mirror = UpdateMirror(reader.store)
         let cluny = Attraction(name: "Cluny")
 
-        // As someone at the `sqlite3` prompt would: a row added at the front, a field changed,
-        // a row deleted; none of it through this code.
-        try RawSQLite(url).execute(
+        // Another program, in one transaction: a row added at the front, a field changed, a row
+        // deleted; none of it through this code.
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
             """
+            BEGIN;
             INSERT INTO elements (id, rank, name) VALUES
                 ('\(cluny.id)', (SELECT min(rank) - 1 FROM elements), 'Cluny');
             UPDATE elements SET notes = 'Vermeer' WHERE id = '\(louvre.id)';
             DELETE FROM elements WHERE id = '\(orsay.id)';
+            COMMIT;
             """)
         reader.persistence.lookForChanges()
 
