@@ -2,7 +2,7 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// Writing: one edit a transaction, each with its change log entry, and whole new databases.
+/// Writing: one edit a transaction, and whole new databases.
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably.
     ///
