@@ -29,9 +29,14 @@ extension SQLitePersistence {
         switch read {
         case .success(let read?):
             lookProblem = nil
-            _ = await store.takeIn(
-                base: base, fileVersion: read.elements,
-                notices: read.problems.map { "skipped a row another program wrote: \($0)" })
+            // A commit that left the list as it was (a change of journal mode when the file was
+            // made, a row rewritten as it was) brings nothing: compared off the main actor.
+            let unchanged = await Task.detached { read.elements == base }.value
+            if !unchanged {
+                _ = await store.takeIn(
+                    base: base, fileVersion: read.elements,
+                    notices: read.problems.map { "skipped a row another program wrote: \($0)" })
+            }
             // The two lists read and replaced are let go off the main actor: freeing a long
             // list's values one by one takes a while.
             Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
