@@ -51,10 +51,8 @@ package enum DatabaseLifecycle: Equatable, Sendable {
         case tell(String)
         /// Write the whole list to this new file, and keep the list there from now on.
         case writeList(to: String)
-        /// Stop looking for other programs' commits, and wait for a look under way.
+        /// Stop looking for other programs' commits.
         case stopLooking
-        /// Let go of the file.
-        case closeFile
     }
 
     /// Moves to the stage `event` leads to.
@@ -83,19 +81,15 @@ package enum DatabaseLifecycle: Equatable, Sendable {
             // Lost while the queue was being written: the list goes beside it, as for an edit.
             self = .detached(reason: reason, recovery: recovery)
             return [
-                .tell(Self.notice(path: path, reason: reason, recovery: recovery)),
+                .foldLog, .tell(Self.notice(path: path, reason: reason, recovery: recovery)),
                 .writeList(to: recovery),
             ]
-        case (.detached, .closed):
-            self = .closed
-            return []
         case (.open, .closeRequested):
             self = .closing
-            return [.stopLooking, .writeQueued, .closeFile]
-        case (.opening, .closeRequested):
-            self = .closed
-            return [.closeFile]
-        case (.closing, .closed), (.open, .closed), (.opening, .closed):
+            return [.stopLooking, .writeQueued]
+        case (.opening, .closeRequested), (.opening, .closed), (.open, .closed),
+            (.detached, .closed),
+            (.closing, .closed):
             self = .closed
             return []
         case (.opening, _), (.open, _), (.detached, _), (.closing, _), (.closed, _):

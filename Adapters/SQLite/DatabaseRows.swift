@@ -33,32 +33,6 @@ struct StoredRows: Sendable {
     }
 }
 
-/// A row decoded: its element, or why it is not one.
-enum DecodedRow<Element: SQLiteListElement> {
-    case missing
-    case unreadable(String)
-    case found(Element)
-
-    /// The row with `id`, read with `statements.select`.
-    static func read(
-        _ id: Element.ID, in connection: SQLiteConnection, statements: FieldStatements
-    ) throws -> DecodedRow {
-        var texts: [String?]?
-        try connection.rows(
-            statements.select, [.text(id.description)], columns: Element.fields.count + 1
-        ) { texts = $0 }
-        guard let texts else { return .missing }
-        var problem: String?
-        let fields = ContiguousArray(Element.fields)
-        if let element = RowDecoder<Element>.element(
-            key: texts[0] ?? "", texts: texts, from: 1, fields: fields, problem: &problem)
-        {
-            return .found(element)
-        }
-        return .unreadable(problem ?? "a row that cannot be read")
-    }
-}
-
 /// Decodes stored rows into elements, checking each against the model's rules.
 enum RowDecoder<Element: SQLiteListElement> {
     /// The elements the rows hold, decoded on every core (without leaving the calling thread,

@@ -139,23 +139,3 @@ enum DatabaseSchema {
         }
     }
 }
-
-/// The statements that name every described field, written once.
-struct FieldStatements {
-    /// Inserts a row: id, rank, then each field.
-    var insert: String
-    /// Sets each field of the row with an id (the last parameter).
-    var update: String
-    /// Reads the id and each field of the row with an id.
-    var select: String
-
-    init<Element: SQLiteListElement>(for _: Element.Type) {
-        let fields = Element.fields.map { DatabaseSchema.quoted($0.name) }
-        let columns = (["id", "rank"] + fields).joined(separator: ", ")
-        let parameters = Array(repeating: "?", count: fields.count + 2).joined(separator: ", ")
-        insert = "INSERT OR REPLACE INTO elements (\(columns)) VALUES (\(parameters))"
-        update =
-            "UPDATE elements SET \(fields.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
-        select = "SELECT \((["id"] + fields).joined(separator: ", ")) FROM elements WHERE id = ?"
-    }
-}

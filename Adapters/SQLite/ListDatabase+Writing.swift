@@ -6,9 +6,10 @@ import MVCStore
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably.
     ///
-    /// A replacement writes only the fields the edit changed, onto the row as it is now: a field
-    /// another process changed meanwhile is kept (the next look brings the row as it is into this
-    /// process's list, as it does a neighbour another process moved).
+    /// A replacement writes only the fields the edit changed, so a field another process changed
+    /// meanwhile is kept (the next look brings the row as it is into this process's list). The
+    /// model's rules are checked field by field here; a rule across two fields that two
+    /// processes' edits break together is found by the next read, which skips the row and says so.
     ///
     /// - Returns: Why the path no longer names the file open here, found before writing (nothing
     ///   written) or after (the edit is in a file nobody will read): either way the edit is still
@@ -18,16 +19,8 @@ extension ListDatabase {
         if let reason = lost() { return reason }
         let connection = try connected()
         if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
-        do {
+        try sqliteCall(writing: true) {
             try connection.writing { try apply(write, in: connection) }
-        } catch let error as PersistenceError {
-            throw error
-        } catch let error as SQLiteError {
-            if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
-            if error.isBusy { throw locked(for: lockWait) }
-            throw .unwritable(path: path, reason: error.message)
-        } catch {
-            throw .unwritable(path: path, reason: "\(error)")
         }
         // Lost while the write waited for another program's lock: committed into a file no
         // longer at the path, which nobody will read.
@@ -73,7 +66,7 @@ extension ListDatabase {
     /// log into the file (it is about to be taken away).
     private func fill(with elements: [Element]) throws(PersistenceError) {
         let connection = try connected()
-        do {
+        try sqliteCall(writing: true) {
             try connection.writing {
                 for (position, element) in elements.enumerated() {
                     try insert(
@@ -85,10 +78,6 @@ extension ListDatabase {
                 throw PersistenceError.unwritable(
                     path: path, reason: "the new database's log could not be folded in")
             }
-        } catch let error as PersistenceError {
-            throw error
-        } catch {
-            throw .unwritable(path: path, reason: "\(error)")
         }
     }
 
@@ -109,36 +98,23 @@ extension ListDatabase {
                 "UPDATE elements SET rank = ? WHERE id = ?", .integer(rank),
                 .text(element.id.description))
         case .replaced(let old, let new, _):
-            switch try DecodedRow<Element>.read(new.id, in: connection, statements: statements) {
-            case .missing:
-                break  // Deleted by another process meanwhile: the deletion stands.
-            case .unreadable:
-                // A row this code cannot read (written by hand) is replaced by the edit's.
-                try writeFields(of: new, in: connection)
-            case .found(let stored):
-                // A merge that would break a rule leaves the row as it is.
-                let merged = stored.applying(editFrom: old, to: new)
-                if merged.problems.isEmpty { try writeFields(of: merged, in: connection) }
+            // Only the fields the edit changed, each set on the row as it is now: another
+            // process's edit of another field stands, and so does its deletion of the row.
+            for field in new.fieldsChanged(from: old) {
+                try connection.run(
+                    "UPDATE elements SET \(DatabaseSchema.quoted(field.name)) = ? WHERE id = ?",
+                    .text(field.text(in: new)), .text(new.id.description))
             }
         }
     }
 
     private func insert(_ element: Element, rank: Int64, in connection: SQLiteConnection) throws {
         try connection.rows(
-            statements.insert,
-            [.text(element.id.description), .integer(rank)] + texts(of: element),
+            insertStatement,
+            [.text(element.id.description), .integer(rank)]
+                + Element.fields.map { .text($0.text(in: element)) },
             columns: 0
         ) { _ in }
-    }
-
-    private func writeFields(of element: Element, in connection: SQLiteConnection) throws {
-        try connection.rows(
-            statements.update, texts(of: element) + [.text(element.id.description)], columns: 0
-        ) { _ in }
-    }
-
-    private func texts(of element: Element) -> [SQLiteValue] {
-        Element.fields.map { .text($0.text(in: element)) }
     }
 
     /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the

@@ -44,7 +44,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Whether the file is on a read-only file system, and so only read.
     private(set) var isImmutable = false
-    let statements = FieldStatements(for: Element.self)
+    /// Inserts a row: id, rank, then each described field.
+    let insertStatement: String = {
+        let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
+        let values = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return
+            "INSERT OR REPLACE INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
+    }()
     private var seenDataVersion: Int64 = -1
     /// The open file's identity and size when it was opened: the path names another file, or
     /// none, or this one emptied or cut short, once these differ (see ``lost()``).
@@ -258,18 +264,24 @@ actor ListDatabase<Element: SQLiteListElement> {
         return connection
     }
 
-    /// What `body` threw, as a `PersistenceError` naming the file.
-    func sqliteCall<Result>(_ body: () throws -> Result) throws(PersistenceError) -> Result {
+    /// What `body` threw, as a `PersistenceError` naming the file; `writing`, as the reason an
+    /// edit was not written (another program's lock past the busy wait, say).
+    func sqliteCall<Result>(writing: Bool = false, _ body: () throws -> Result)
+        throws(PersistenceError) -> Result
+    {
         do {
             return try body()
         } catch let error as PersistenceError {
             throw error
         } catch let error as SQLiteError {
             if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
-            if error.isReadOnly { throw .unwritable(path: path, reason: error.message) }
+            if writing, error.isBusy { throw locked(for: lockWait) }
+            if writing || error.isReadOnly { throw .unwritable(path: path, reason: error.message) }
             throw .unreadable(path: path, reason: error.message)
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw writing
+                ? .unwritable(path: path, reason: "\(error)")
+                : .unreadable(path: path, reason: "\(error)")
         }
     }
 }

@@ -184,7 +184,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 recoveryTarget = URL(fileURLWithPath: path)
                 startWorking()
             case .stopLooking: watching = false
-            case .closeFile: break  // `close()` lets go once the worker has ended
             }
         }
     }
@@ -224,6 +223,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     private func write(_ next: RowWrite<Element>) async {
+        // A write begun once closing waits out locks is the last try; one begun before, with the
+        // ordinary busy wait, is tried again.
+        let lastTry = closingPatience
         do throws(PersistenceError) {
             tracer.record(
                 from: .persistence, to: .disk,
@@ -242,20 +244,16 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 return fileLost("another program damaged it (\(reason))")
             }
             failed(error)
-            // While closing, a write that waited the whole patience (or failed another way) is
-            // the last; one that gave up after the ordinary busy wait, before, is tried again.
-            if let closingPatience,
-                closingPatience == database.busyWait
-                    || error != database.locked(for: database.busyWait)
-            {
+            if let lastTry {
                 let count = pending.count
                 closingFailure =
-                    error == database.locked(for: closingPatience)
-                    ? .unwritable(
+                    error != database.locked(for: lastTry)
+                    ? error
+                    : .unwritable(
                         path: database.path,
                         reason:
-                            "another program kept the database locked for over \(closingPatience) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
-                    ) : error
+                            "another program kept the database locked for over \(lastTry) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
+                    )
                 return
             }
             try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))

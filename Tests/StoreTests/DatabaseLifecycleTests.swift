@@ -44,7 +44,7 @@ struct DatabaseLifecycleTests {
         _ = life.handle(.recovered, path: "/d/s.sqlite")
         #expect(
             life.handle(.closeRequested, path: "/d/s.sqlite")
-                == [.stopLooking, .writeQueued, .closeFile])
+                == [.stopLooking, .writeQueued])
         #expect(life == .closing)
         #expect(life.handle(.closed, path: "/d/s.sqlite") == [])
         for event in [lost, .edited, .flushRequested, .recovered, .closeRequested, .opened] {
@@ -61,8 +61,9 @@ struct DatabaseLifecycleTests {
         let effects = life.handle(lost, path: "/d/s.sqlite")
 
         #expect(life == .detached(reason: "it was deleted", recovery: "/d/s.recovered.sqlite"))
+        #expect(effects.first == .foldLog)
         #expect(effects.last == .writeList(to: "/d/s.recovered.sqlite"))
-        #expect(effects.count == 2)
+        #expect(effects.count == 3)
         #expect(life.handle(lost, path: "/d/s.sqlite") == [])
         _ = life.handle(.closed, path: "/d/s.sqlite")
         #expect(life == .closed)
