@@ -43,9 +43,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var pending: [RowWrite<Element>] = []
     /// Counts this process's edits, numbering each write.
     private var edits = 0
-    /// Failures in a row, and in all.
+    /// Failed writes in a row.
     private var failures = 0
-    private var failureCount = 0
     private var lastError: PersistenceError?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -58,8 +57,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// The last problem a look told of, so that one that lasts is told once.
     var lookProblem: String?
 
-    private var isClosing = false
-    /// How long closing waits for another program's lock, once the database waits that long.
+    /// How long closing waits for another program's lock (set once closing has begun).
     private var closingPatience: Duration?
     /// Why closing could not write everything; also ends the worker.
     private var closingFailure: PersistenceError?
@@ -103,13 +101,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     ///   queued and is tried again.
     public func flush() async throws(PersistenceError) {
         run(lifecycle.handle(.flushRequested, path: database.path))
-        let failuresBefore = failureCount
         while !isClosedForGood, !pending.isEmpty || recoveryTarget != nil || isRecovering {
             await nextTurn()
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
-            if failureCount > failuresBefore, !pending.isEmpty || lifecycle.isDetached,
-                let lastError
-            {
+            if failures > 0, !pending.isEmpty || lifecycle.isDetached, let lastError {
                 throw lastError
             }
         }
@@ -132,15 +127,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     ///   closed all the same.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
         if isClosedForGood { return }
-        guard !isClosing else {
+        guard closingPatience == nil else {
             while !isClosedForGood { await nextTurn() }
             if let closingFailure { throw closingFailure }
             return
         }
-        isClosing = true
+        // Set first: every write begun from here on waits as long (see `write(_:)`).
+        closingPatience = patience
         watching = false
         await database.waitForLocks(patience)
-        closingPatience = patience
         // Lost meanwhile: the list goes beside it first.
         if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
         var askedForList = false
@@ -262,7 +257,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     private func failed(_ error: PersistenceError) {
         failures += 1
-        failureCount += 1
         lastError = error
         status.value = .failed(error, attempts: failures)
         resumeWaiters()
