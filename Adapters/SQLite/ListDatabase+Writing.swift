@@ -138,7 +138,8 @@ extension ListDatabase {
             path: path, reason: "no room for a rank after renumbering")
     }
 
-    /// The rank between the neighbours, or `nil` if they have no room between them.
+    /// The rank between the neighbours, or `nil` if they have no room between them (a row
+    /// sharing the neighbour's rank, set by hand, leaves none: the rows are renumbered).
     private func placement(
         of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
         in connection: SQLiteConnection
@@ -149,24 +150,21 @@ extension ListDatabase {
             let low = try connection.integer(rankOf, .text(predecessor.description))
         {
             let high = try connection.integer(
-                "SELECT rank FROM elements WHERE rank > ? AND id != ? ORDER BY rank LIMIT 1",
-                .integer(low), key)
+                "SELECT rank FROM elements WHERE rank >= ? AND id NOT IN (?, ?) ORDER BY rank LIMIT 1",
+                .integer(low), key, .text(predecessor.description))
             return Self.between(low, high)
         }
         if let successor, let high = try connection.integer(rankOf, .text(successor.description)) {
             let low = try connection.integer(
-                "SELECT rank FROM elements WHERE rank < ? AND id != ? ORDER BY rank DESC LIMIT 1",
-                .integer(high), key)
+                "SELECT rank FROM elements WHERE rank <= ? AND id NOT IN (?, ?) ORDER BY rank DESC LIMIT 1",
+                .integer(high), key, .text(successor.description))
             return Self.between(low, high)
         }
-        if predecessor == nil {
-            let first = try connection.integer(
-                "SELECT rank FROM elements WHERE id != ? ORDER BY rank LIMIT 1", key)
-            return Self.between(nil, first)
-        }
-        let last = try connection.integer(
-            "SELECT rank FROM elements WHERE id != ? ORDER BY rank DESC LIMIT 1", key)
-        return Self.between(last, nil)
+        // Neither neighbour is there: at the front if it had none before it, else at the end.
+        let edge = try connection.integer(
+            "SELECT rank FROM elements WHERE id != ? ORDER BY rank\(predecessor == nil ? "" : " DESC") LIMIT 1",
+            key)
+        return predecessor == nil ? Self.between(nil, edge) : Self.between(edge, nil)
     }
 
     /// A rank strictly between `low` and `high` (either may be open), or `nil` if there is none.
@@ -180,7 +178,7 @@ extension ListDatabase {
             let (rank, overflow) = high.subtractingReportingOverflow(DatabaseSchema.rankGap)
             return overflow ? nil : rank
         case (let low?, let high?):
-            // low < high always; halving the distance cannot overflow.
+            // low <= high always; halving the distance cannot overflow.
             let distance = high / 2 - low / 2 + (high % 2 - low % 2) / 2
             return distance >= 1 && low + distance < high ? low + distance : nil
         }

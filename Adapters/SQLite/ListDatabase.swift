@@ -99,11 +99,6 @@ actor ListDatabase<Element: SQLiteListElement> {
             try sqliteCall {
                 try DatabaseSchema.migrate(
                     connection, from: read.version, for: Element.self, busyWait: busyWait)
-                // Two rows with one rank (set by hand) would make a placement between them land
-                // elsewhere: every row gets its own rank, in the order shown.
-                let shared = try connection.integer(
-                    "SELECT count(*) - count(DISTINCT rank) FROM elements")
-                if shared ?? 0 > 0 { try connection.writing { try renumber(connection) } }
             }
         }
         self.connection = connection

@@ -318,7 +318,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 // Taken meanwhile (another program lost the same file, say): the next free name,
                 // and the user is told where the list goes now.
                 guard FileManager.default.fileExists(atPath: target.path) else { throw error }
-                target = Self.recoveryURL(for: target)
+                target = Self.recoveryURL(for: database.url)
                 try await ListDatabase<Element>.create(elements, at: target)
                 store.postNotice("the list open here goes to \(target.path) instead")
             }

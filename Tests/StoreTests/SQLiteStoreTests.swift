@@ -350,7 +350,9 @@ struct SQLiteStoreTests {
         #expect(try Data(contentsOf: url) == bytes)
     }
 
-    @Test("rows that share a rank (set by hand) are given ranks of their own, in the order shown")
+    @Test(
+        "rows that share a rank (set by hand) are opened without a write, and keep the order shown through an insert and a move"
+    )
     func sharedRanks() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.sqlite")
@@ -359,6 +361,8 @@ struct SQLiteStoreTests {
         let (store, persistence) = try await AttractionStore.openDatabase(
             at: url, pollInterval: nil)
         let shown = store.elements
+        // Opening wrote nothing: the ranks are renumbered by the first edit that needs room.
+        #expect(try RawSQLite(url).rows("SELECT DISTINCT rank FROM elements") == [["0"]])
 
         try store.add(Attraction(name: "D"))
         try store.move(from: 3, to: 1)
