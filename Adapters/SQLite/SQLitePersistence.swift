@@ -6,28 +6,21 @@ import MVCTracing
 
 /// Keeps a ``/MVCStore/ListStore``'s list in an SQLite database: each edit written as it is made,
 /// in a transaction of its own, and other processes' commits taken in as ordinary store updates.
+/// The store does not know which ``/MVCStore/ListPersistence`` it has (this, or the JSON
+/// document's `DocumentPersistence`).
 ///
-/// The store does not know which persistence it has: this type and the JSON document's
-/// `DocumentPersistence` are the two ``/MVCStore/ListPersistence``s, and
-/// presenters and screens see the same store either way.
-///
-/// - Writing: edits are written in order, one transaction each, on the database's own queue;
-///   ``saveStatus`` is `.pending` until every edit made so far is in the file, then `.saved`. A
-///   write that fails (another process kept the database locked past the busy wait, the disk is
-///   full) stays queued, with the status `.failed`, and is tried again until it succeeds.
+/// - Writing: edits are written in order on the database's own queue; ``saveStatus`` is
+///   `.pending` until all are in the file. A write that fails (a lock held past the busy wait, a
+///   full disk) stays queued, with the status `.failed`, and is tried again.
 /// - Reading: every poll interval it asks SQLite whether another connection committed
-///   (`PRAGMA data_version`). After a commit it reads the whole list off the main actor and the
-///   store merges it in, as it does another process's save of a JSON document; a program that
-///   writes rows with the `sqlite3` tool is seen as well as one that uses this store. Looking
-///   waits until this process's own edits are written.
-/// - A file deleted, moved, replaced or emptied by another program while it is open is noticed at
-///   the next look or write. Nothing more is written at its path; the store's notice says so once,
-///   naming the new file beside it (`name.recovered.sqlite`, never one already there) where the
-///   whole list is written at the next edit or at the end, and kept from then on.
+///   (`PRAGMA data_version`); after a commit it reads the whole list off the main actor and the
+///   store merges it in, as it does another process's save of a JSON document.
+/// - A file deleted, moved, replaced or emptied while open is noticed at the next look or write:
+///   nothing more is written at its path, the user is told once, and the whole list goes to a new
+///   file beside it (`name.recovered.sqlite`) at the next edit or at the end.
 ///
-/// Its life is a `DatabaseLifecycle`, a pure value: this class runs its effects. One task at a
-/// time does the work (writing, writing the list beside a lost file, looking), so no two of
-/// them ever meet.
+/// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One task at a
+/// time does the work (writing, recovering, looking), so no two of them ever meet.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
@@ -41,14 +34,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     let tracer: HopTracer
     private(set) var lifecycle = DatabaseLifecycle.opening
     private var pending: [RowWrite<Element>] = []
-    /// Counts this process's edits, numbering each write.
+    /// This process's edits so far, which number the writes.
     private var edits = 0
-    /// Failed writes in a row.
+    /// Failed writes in a row, and the last one's reason.
     private var failures = 0
     private var lastError: PersistenceError?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    // The work waiting for the worker, besides `pending`.
+    // The worker, and its work besides `pending`.
     private var isWorking = false
     private var foldsLog = false
     private var recoveryTarget: URL?
