@@ -95,14 +95,14 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCModel", "MVCObservation",
-                "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive", "crash-writer",
+                "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive", "other-process",
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "crash-writer",
+            name: "other-process",
             dependencies: ["MVCStore", "MVCSQLiteStore", "MVCModel", "MVCPersistence"],
-            path: "Tests/CrashWriter",
+            path: "Tests/OtherProcess",
             swiftSettings: strictSettings
         ),
 

@@ -42,6 +42,6 @@ enum LayerRules {
         "attractions": .composition,
         "benchmarks": .composition,
         "HeapStatistics": .composition,
-        "crash-writer": .composition,
+        "other-process": .composition,
     ]
 }

@@ -130,28 +130,29 @@ struct BothFormatsTests {
         arguments: ListFormat.allCases)
     func otherProcessesEdits(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
-        let writer = try await format.open(format.file(in: folder))
         let reader = try await format.open(format.file(in: folder))
+        let writer = try await OtherStoreProcess(format.file(in: folder))
         let mirror = UpdateMirror(reader.store)
 
-        for name in ["Louvre", "Orsay", "Eiffel", "Rodin"] {
-            try writer.store.add(Attraction(name: name))
+        for (position, name) in ["Louvre", "Orsay", "Eiffel", "Rodin"].enumerated() {
+            try await writer.run("add \(position) \(name)")
         }
-        try await writer.flush()
-        #expect(await eventually { reader.store.elements == writer.store.elements })
+        try await writer.run("flush")
+        var written = try await writer.elements
+        #expect(await eventually { reader.store.elements == written })
 
-        let orsay = try writer.store.element(at: 1)
-        try writer.store.move(from: 3, to: 0)
-        try writer.store.replace(
-            orsay.id, with: Attraction(id: orsay.id, name: "Orsay", notes: "Monet"))
-        try writer.store.delete(at: 1)
-        try writer.store.add(Attraction(name: "Cluny"), at: 2)
-        try await writer.flush()
+        // Rodin to the front, Orsay's notes, Louvre deleted, Cluny added before Eiffel.
+        for command in ["move 3 0", "notes 2 Monet", "delete 1", "add 2 Cluny", "flush"] {
+            try await writer.run(command)
+        }
+        written = try await writer.elements
 
-        #expect(await eventually { reader.store.elements == writer.store.elements })
+        #expect(await eventually { reader.store.elements == written })
         #expect(reader.store.elements.map(\.name) == ["Rodin", "Orsay", "Cluny", "Eiffel"])
+        #expect(reader.store.elements[1].notes == "Monet")
         #expect(mirror.elements == reader.store.elements, "the published updates do not add up")
         #expect(reader.store.undoLabel == nil, "another process's edits are not this one's to undo")
+        try await writer.close()
     }
 
     @Test(
@@ -160,21 +161,24 @@ struct BothFormatsTests {
     func fieldsFromBoth(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let first = try await format.open(format.file(in: folder))
-        let second = try await format.open(format.file(in: folder))
+        let second = try await OtherStoreProcess(format.file(in: folder))
         let louvre = Attraction(name: "Louvre")
         try first.store.add(louvre)
         try await first.flush()
-        #expect(await eventually { second.store.elements == [louvre] })
+        #expect(await eventually { (try? await second.elements) == [louvre] })
 
         try first.store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Musée du Louvre"))
-        try second.store.replace(
-            louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Closed on Tuesdays"))
+        try await second.run("notes 0 Closed on Tuesdays")
         try await first.flush()
-        try await second.flush()
+        try await second.run("flush")
 
         let both = Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Closed on Tuesdays")
         #expect(
-            await eventually { first.store.elements == [both] && second.store.elements == [both] })
+            await eventually {
+                let theirs = try? await second.elements
+                return first.store.elements == [both] && theirs == [both]
+            })
+        try await second.close()
     }
 
     @Test(
@@ -183,22 +187,23 @@ struct BothFormatsTests {
     func undoAfterOtherProcessesEdits(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let first = try await format.open(format.file(in: folder))
-        let second = try await format.open(format.file(in: folder))
+        let second = try await OtherStoreProcess(format.file(in: folder))
         let louvre = Attraction(name: "Louvre")
-        let orsay = Attraction(name: "Orsay")
         try first.store.add(louvre)
         try await first.flush()
-        #expect(await eventually { second.store.elements == [louvre] })
+        #expect(await eventually { (try? await second.elements) == [louvre] })
 
-        try second.store.add(orsay, at: 0)
-        try await second.flush()
-        #expect(await eventually { first.store.elements == [orsay, louvre] })
+        try await second.run("add 0 Orsay")
+        try await second.run("flush")
+        #expect(await eventually { first.store.elements.map(\.name) == ["Orsay", "Louvre"] })
 
         #expect(first.store.undoLabel == "Add “Louvre”")
         try first.store.undo()
         try await first.flush()
-        #expect(first.store.elements == [orsay])
-        #expect(await eventually { second.store.elements == [orsay] })
+        #expect(first.store.elements.map(\.name) == ["Orsay"])
+        let kept = first.store.elements
+        #expect(await eventually { (try? await second.elements) == kept })
+        try await second.close()
     }
 
     @Test(

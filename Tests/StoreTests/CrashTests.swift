@@ -23,7 +23,7 @@ struct CrashTests {
 
         for round in 1...25 {
             let writer = Process()
-            writer.executableURL = try executable(named: "crash-writer")
+            writer.executableURL = try executable(named: "other-process")
             writer.arguments = [file.path, String(highestState + 1)]
             try writer.run()
             // Kill it while it saves, not while it starts: wait for its first save (a slow
@@ -66,7 +66,7 @@ struct CrashTests {
         for round in 1...12 {
             let output = Pipe()
             let writer = Process()
-            writer.executableURL = try executable(named: "crash-writer")
+            writer.executableURL = try executable(named: "other-process")
             writer.arguments = ["--sqlite", url.path, String((acknowledged.last ?? 0) + 1)]
             writer.standardOutput = output
             try writer.run()

@@ -314,7 +314,7 @@ struct FileHazardTests {
         }
         let output = Pipe()
         let child = Process()
-        child.executableURL = try executable(named: "crash-writer")
+        child.executableURL = try executable(named: "other-process")
         child.arguments = ["--saves-beside-locks", folder.url.path, String(count)]
         child.standardOutput = output
         try child.run()

@@ -291,24 +291,28 @@ struct SQLiteStoreTests {
         let url = folder.file("a.sqlite")
         try await SQLiteListFile.write(["A", "B", "C", "D"].map { Attraction(name: $0) }, to: url)
         let first = try await AttractionStore.openDatabase(at: url)
-        let second = try await AttractionStore.openDatabase(at: url)
+        let second = try await OtherStoreProcess(url)
 
         for round in 0..<20 {
-            // Both move before either hears of the other's move.
+            // Both move before either has written its move.
             try first.store.move(from: round % 4, to: (round + 2) % 4)
-            try second.store.move(from: (round + 3) % 4, to: round % 4)
+            try await second.run("move \((round + 3) % 4) \(round % 4)")
             try await first.persistence.flush()
-            try await second.persistence.flush()
+            try await second.run("flush")
         }
 
         var onDisk: [Attraction] = []
+        var theirs: [Attraction] = []
         #expect(
             await eventually(seconds: 15) {
                 onDisk = (try? ListOnDisk.read(url)) ?? []
-                return first.store.elements == onDisk && second.store.elements == onDisk
+                theirs = (try? await second.elements) ?? []
+                return first.store.elements == onDisk && theirs == onDisk
             },
-            "\(first.store.elements.map(\.name)) \(second.store.elements.map(\.name)) \(onDisk.map(\.name))"
+            "\(first.store.elements.map(\.name)) \(theirs.map(\.name)) \(onDisk.map(\.name))"
         )
+        try await second.close()
+        try await first.persistence.close()
     }
 
     @Test("a database restored in place from an older copy is shown whole, not ignored")

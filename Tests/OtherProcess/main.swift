@@ -1,14 +1,16 @@
-// A helper for StoreTests' crash tests, run until it is killed.
+// Another program on StoreTests' files: a second process, never a second store in the test's own.
 //
-// crash-writer <file> <first state number>
+// other-process --edit <file>
+//     Opens the list at <file> and edits it as its standard input says (see ListEditor.swift).
+// other-process <file> <first state number>
 //     Saves one document after another to <file>, as fast as it can. Document n holds
 //     (n % 50) + 1 attractions, all named "state n", so a reader can tell a whole document from a
 //     mix of two.
-// crash-writer --sqlite <file> <first edit number>
+// other-process --sqlite <file> <first edit number>
 //     Adds attractions named "edit n" to the SQLite database <file>, one edit at a time, and
 //     prints "saved n" once the persistence says edit n is on disk: every edit it printed must
 //     survive a SIGKILL.
-// crash-writer --saves-beside-locks <folder> <count>
+// other-process --saves-beside-locks <folder> <count>
 //     Starts <count> saves of the documents d0.json ... in <folder>, whose locks another process
 //     holds; then prints "pool free" from a task of the cooperative pool, and, once every save
 //     has ended, "saved <count>" or the first save's error. A save that held a pool thread while
@@ -22,13 +24,19 @@ import MVCStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
-    USAGE: crash-writer <file> <first state number>
-           crash-writer --sqlite <file> <first edit number>
-           crash-writer --saves-beside-locks <folder> <count>
+    USAGE: other-process --edit <file>
+           other-process <file> <first state number>
+           other-process --sqlite <file> <first edit number>
+           other-process --saves-beside-locks <folder> <count>
 
-    Saves states (or, with --sqlite, edits) to <file> until killed; or saves <count> documents
-    in <folder> while another process holds their locks, saying when the pool runs a task.
+    Edits the list at <file> as standard input says; saves states (or, with --sqlite, edits) to
+    <file> until killed; or saves <count> documents in <folder> while another process holds their
+    locks, saying when the pool runs a task.
     """
+
+if arguments.count == 2, arguments[0] == "--edit" {
+    await editList(at: URL(fileURLWithPath: arguments[1]))
+}
 
 if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int(arguments[2]) {
     let folder = URL(fileURLWithPath: arguments[1])
