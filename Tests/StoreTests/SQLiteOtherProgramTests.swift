@@ -185,6 +185,32 @@ struct SQLiteOtherProgramTests {
         withExtendedLifetime(store) {}
     }
 
+    @Test(
+        "another program's commit made while this one closes is kept, and so is every edit this one had queued"
+    )
+    func commitWhileClosing() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        let other = try await OtherSQLiteProgram.holdingWriteLock(
+            on: url,
+            writing:
+                "INSERT INTO elements (id, rank, name, notes) VALUES ('\(UUID())', 1, 'Cluny', '')")
+
+        // Queued behind the other program's lock, then closing: whenever the other program
+        // commits, before closing waits for it or while it does, both sides' rows are kept.
+        try store.add(Attraction(name: "Orsay"))
+        let closing = Task { try await persistence.close() }
+        try await other.release()
+        try await closing.value
+
+        let names = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+        #expect(names == "Louvre,Orsay,Cluny" || names == "Louvre,Cluny,Orsay", "\(names)")
+        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.integrity, url) == "ok")
+    }
+
     @Test("a recovery file never replaces one already there: the next free name is taken")
     func recoveryNameTaken() async throws {
         let folder = try TemporaryFolder()
@@ -217,6 +243,16 @@ final class OtherSQLiteProgram: Sendable {
     /// - Returns: Once the other program holds the lock.
     static func holdingWriteLock(on url: URL) async throws -> OtherSQLiteProgram {
         try await holding("BEGIN EXCLUSIVE", on: url)
+    }
+
+    /// Starts a program that begins a write transaction on the database at `url`, runs `sql` in
+    /// it, and holds it (and the write lock) until ``release()`` commits it.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func holdingWriteLock(on url: URL, writing sql: String) async throws
+        -> OtherSQLiteProgram
+    {
+        try await holding("BEGIN IMMEDIATE;" + sql, on: url)
     }
 
     /// Starts a program that holds the locks of the log's index of the database at `url` (bytes
@@ -279,6 +315,12 @@ final class OtherSQLiteProgram: Sendable {
         connection = sqlite3.connect(sys.argv[1])
         rows = connection.execute("SELECT name FROM elements ORDER BY rank").fetchall()
         print(",".join(row[0] for row in rows))
+        """
+
+    /// Prints what SQLite's `PRAGMA integrity_check` says of the file ("ok" if nothing is wrong).
+    static let integrity = """
+        import sqlite3, sys
+        print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])
         """
 
     /// Runs the SQL in `sys.argv[2]`, as someone at the `sqlite3` prompt would.
