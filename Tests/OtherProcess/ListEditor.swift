@@ -8,26 +8,30 @@ import MVCStore
 
 /// Edits the list at `url` as standard input says, one command a line, then exits.
 ///
-/// The list is an SQLite database for `.sqlite`, else a JSON document, opened as a program would,
-/// following other processes' saves every 100 ms; `open` is printed once it is. Each command
-/// prints one line: `ok`, the list as JSON for `list`, or `error: …`.
+/// The list is an SQLite database for `.sqlite`, else a JSON document saved `delay` after an
+/// edit, opened as a program would, looking for other processes' saves every `watch` (never, if
+/// `nil`); `open` is printed once it is. Each command prints one line: `ok` (and the new id, for
+/// `add`), the list as JSON for `list`, or `error: …`.
 ///
-///     add <position> <name>     move <from> <to>        delete <position>
-///     rename <position> <name>  notes <position> <text> undo
-///     flush                     list                    close (then exits)
+///     add <position> <name>   move <from> <to>     delete <which>
+///     rename <which> <name>   notes <which> <text> undo
+///     flush                   list                 close (then exits)
+///
+/// `<which>` is a position or an attraction's id; positions past the end are taken as the end,
+/// so that a command a merge overtook still runs.
 @MainActor
-func editList(at url: URL) async -> Never {
+func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
     let flush: () async throws -> Void
     let close: () async throws -> Void
     let store: AttractionStore
     do {
         if url.pathExtension == "sqlite" {
             let (opened, persistence) = try await AttractionStore.openDatabase(
-                at: url, pollInterval: .milliseconds(100))
+                at: url, pollInterval: watch)
             (store, flush, close) = (opened, persistence.flush, { try await persistence.close() })
         } else {
-            let (opened, saver) = try await AttractionStore.open(at: url, delay: .milliseconds(20))
-            _ = saver.watchForSaves(fallbackInterval: .milliseconds(100))
+            let (opened, saver) = try await AttractionStore.open(
+                at: url, delay: delay, watchInterval: watch)
             (store, flush, close) = (opened, saver.flush, saver.flush)
         }
     } catch {
@@ -37,13 +41,20 @@ func editList(at url: URL) async -> Never {
     answer("open")
     for await line in standardInputLines() {
         let words = line.split(separator: " ", maxSplits: 2).map(String.init)
-        let position = words.count > 1 ? Int(words[1]) : nil
+        let last = max(store.count - 1, 0)
+        let position = words.count > 1 ? Int(words[1]).map { min($0, last) } : nil
+        // The position of the attraction a command names, by position or by id.
+        let id = words.count > 1 ? Attraction.ID(words[1]) : nil
+        let which = position ?? store.elements.firstIndex { $0.id == id }
         do {
-            switch (words.first, position) {
-            case ("add", let position?) where words.count == 3:
-                try store.add(Attraction(name: words[2]), at: position)
+            switch (words.first, which) {
+            case ("add", _) where words.count == 3:
+                let added = Attraction(name: words[2])
+                try store.add(added, at: min(Int(words[1]) ?? 0, store.count))
+                answer("ok \(added.id)")
+                continue
             case ("move", let from?) where words.count == 3:
-                try store.move(from: from, to: Int(words[2]) ?? -1)
+                try store.move(from: from, to: min(Int(words[2]) ?? 0, last))
             case ("delete", let position?):
                 _ = try store.delete(at: position)
             case ("rename", let position?) where words.count == 3:

@@ -1,7 +1,9 @@
 // Another program on StoreTests' files: a second process, never a second store in the test's own.
 //
-// other-process --edit <file>
-//     Opens the list at <file> and edits it as its standard input says (see ListEditor.swift).
+// other-process --edit <file> [<save delay ms> <watch interval ms>]
+//     Opens the list at <file> and edits it as its standard input says (see ListEditor.swift);
+//     by default a document is saved 20 ms after an edit, and either format looks for other
+//     processes' saves every 100 ms (a watch interval of 0: never).
 // other-process <file> <first state number>
 //     Saves one document after another to <file>, as fast as it can. Document n holds
 //     (n % 50) + 1 attractions, all named "state n", so a reader can tell a whole document from a
@@ -24,7 +26,7 @@ import MVCStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
-    USAGE: other-process --edit <file>
+    USAGE: other-process --edit <file> [<save delay ms> <watch interval ms>]
            other-process <file> <first state number>
            other-process --sqlite <file> <first edit number>
            other-process --saves-beside-locks <folder> <count>
@@ -34,8 +36,12 @@ let usage = """
     locks, saying when the pool runs a task.
     """
 
-if arguments.count == 2, arguments[0] == "--edit" {
-    await editList(at: URL(fileURLWithPath: arguments[1]))
+if arguments.count == 2 || arguments.count == 4, arguments[0] == "--edit" {
+    let numbers = arguments.dropFirst(2).compactMap { Int($0) }
+    let (delay, watch) = numbers.count == 2 ? (numbers[0], numbers[1]) : (20, 100)
+    await editList(
+        at: URL(fileURLWithPath: arguments[1]), delay: .milliseconds(delay),
+        watch: watch > 0 ? .milliseconds(watch) : nil)
 }
 
 if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int(arguments[2]) {

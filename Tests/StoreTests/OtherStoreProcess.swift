@@ -10,10 +10,22 @@ final class OtherStoreProcess {
     private let output: FileHandle
 
     /// Starts the other program on the list at `url`; returns once it has opened it.
-    init(_ url: URL) async throws {
+    ///
+    /// - Parameters:
+    ///   - saveDelay: How long a JSON document waits after an edit before it saves.
+    ///   - watch: How often it looks for other processes' saves; `nil`, never.
+    init(
+        _ url: URL, saveDelay: Duration = .milliseconds(20),
+        watch: Duration? = .milliseconds(100)
+    ) async throws {
         process = Process()
         process.executableURL = try executable(named: "other-process")
-        process.arguments = ["--edit", url.path]
+        let milliseconds = { (duration: Duration) in
+            "\(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)"
+        }
+        process.arguments = [
+            "--edit", url.path, milliseconds(saveDelay), watch.map(milliseconds) ?? "0",
+        ]
         let inputPipe = Pipe()
         let outputPipe = Pipe()
         process.standardInput = inputPipe
@@ -58,6 +70,15 @@ final class OtherStoreProcess {
                     returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
             }
         }
+    }
+
+    /// Adds an attraction named `name` at `position` in the other process; its id.
+    func add(_ name: String, at position: Int) async throws -> Attraction.ID {
+        let answer = try await run("add \(position) \(name)")
+        guard let id = Attraction.ID(String(answer.dropFirst(3))) else {
+            throw OtherProgramFailure(description: "no id in the answer \(answer)")
+        }
+        return id
     }
 
     /// The list as the other process has it now.
