@@ -51,11 +51,12 @@ struct SQLiteFileTests {
             at: url, pollInterval: nil)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
-        try RawSQLite(url).execute("VACUUM INTO '\(backup.path)'")
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
         for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
         try await persistence.flush()
-        // Restored from the copy in place by another connection, then edited here.
-        try RawSQLite(url).execute(
+        // Restored from the copy in place by another program, then edited here.
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
             "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; INSERT INTO main.elements SELECT * FROM old.elements"
         )
         for index in 0..<3 { try store.add(Attraction(name: "New \(index)")) }

@@ -175,7 +175,7 @@ struct SQLiteStoreTests {
         if case .failed(let error, _) = locked.persistence.saveStatus.value {
             #expect(error.description.contains("locked"), "\(error)")
         }
-        try locked.other.execute("COMMIT")
+        try await locked.other.release()
         try await locked.persistence.flush()
 
         #expect(locked.persistence.saveStatus.value == .saved)
@@ -185,15 +185,15 @@ struct SQLiteStoreTests {
     @Test("a database another program holds locked for writing opens, and shows its list")
     func opensWhileLocked() async throws {
         let locked = try await openLockedByAnother()
-        try locked.other.execute("ROLLBACK")
+        try await locked.other.release()
         try locked.store.add(Attraction(name: "Louvre"))
         try await locked.persistence.close()
-        try locked.other.execute("BEGIN IMMEDIATE")
+        let other = try await OtherSQLiteProgram.holdingWriteLock(on: locked.url)
 
         let (store, persistence) = try await AttractionStore.openDatabase(
             at: locked.url, busyWait: .milliseconds(50), pollInterval: nil)
         #expect(store.elements.map(\.name) == ["Louvre"])
-        try locked.other.execute("COMMIT")
+        try await other.release()
         try await persistence.close()
     }
 
@@ -211,7 +211,7 @@ struct SQLiteStoreTests {
                 if case .failed = locked.store.saving.value { return true }
                 return false
             })
-        try locked.other.execute("COMMIT")
+        try await locked.other.release()
         try await closing.value
         #expect(
             try RawSQLite(locked.url).rows("SELECT name FROM elements ORDER BY rank") == [
@@ -231,7 +231,7 @@ struct SQLiteStoreTests {
         } throws: { error in
             "\(error)".contains("locked for over 0.3 seconds while it closed; 1 edit was not saved")
         }
-        try locked.other.execute("COMMIT")
+        try await locked.other.release()
         #expect(try RawSQLite(locked.url).rows("SELECT name FROM elements") == [])
         // Closed: a second close does nothing, and says nothing.
         try await locked.persistence.close()
@@ -323,12 +323,13 @@ struct SQLiteStoreTests {
         let (store, persistence) = try await AttractionStore.openDatabase(at: url)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
-        try RawSQLite(url).execute("VACUUM INTO '\(backup.path)'")
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
         for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
         try await persistence.flush()
 
         // As `sqlite3 a.sqlite ".restore backup.sqlite"` does: the same file, older pages.
-        try RawSQLite(url).execute(
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
             "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; INSERT INTO main.elements SELECT * FROM old.elements"
         )
 

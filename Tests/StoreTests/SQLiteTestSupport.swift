@@ -56,8 +56,8 @@ struct LockedDatabase {
     let url: URL
     let store: AttractionStore
     let persistence: SQLitePersistence<Attraction>
-    /// The connection that holds the lock.
-    let other: RawSQLite
+    /// The other program, a second process, that holds the lock.
+    let other: OtherSQLiteProgram
 }
 
 @MainActor
@@ -66,8 +66,7 @@ func openLockedByAnother() async throws -> LockedDatabase {
     let url = folder.file("busy.sqlite")
     let (store, persistence) = try await AttractionStore.openDatabase(
         at: url, busyWait: .milliseconds(50), pollInterval: nil)
-    let other = try RawSQLite(url)
-    try other.execute("BEGIN IMMEDIATE")
+    let other = try await OtherSQLiteProgram.holdingWriteLock(on: url)
     return LockedDatabase(
         folder: folder, url: url, store: store, persistence: persistence, other: other)
 }
