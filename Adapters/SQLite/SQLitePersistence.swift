@@ -4,9 +4,10 @@ public import MVCObservation
 public import MVCStore
 import MVCTracing
 
-/// Keeps a ``/MVCStore/ListStore``'s list in an SQLite database: each edit written as it is made,
-/// in a transaction of its own, and other processes' commits taken in as ordinary store updates.
-/// The store does not know which ``/MVCStore/ListPersistence`` it has (this, or the JSON
+/// Keeps a store's list in an SQLite database.
+///
+/// Each edit is written as it is made, in a transaction of its own, and other processes' commits
+/// are taken in as ordinary store updates of the ``/MVCStore/ListStore``. The store does not know which ``/MVCStore/ListPersistence`` it has (this, or the JSON
 /// document's `DocumentPersistence`).
 ///
 /// - Writing: edits are written in order on the database's own queue; ``saveStatus`` is
