@@ -1,23 +1,18 @@
 /// The life of an SQLite persistence, as a pure value: its stage, and what each event leads to.
 ///
-/// `SQLitePersistence` runs the effects; every stage × event is decided here, and tested without
-/// any file.
+/// `SQLitePersistence` runs the effects; this is tested without any file.
 ///
-/// The one decision that loses data when wrong: once the path no longer names the file that was
-/// opened (deleted, moved, replaced, emptied by another program), nothing more is written there,
-/// the user is told once, and the list held in memory is written whole to a new file beside it,
-/// at the next edit or at the end. Nothing tries to guess what other programs did with the file.
+/// Once the path no longer names the file that was opened (deleted, moved, replaced, emptied by
+/// another program), nothing more is written there, the user is told once, and the list held in
+/// memory goes whole to a new file beside it, at the next edit or at the end.
 package enum DatabaseLifecycle: Equatable, Sendable {
-    /// The file is being opened and read; nothing else happens until that ends.
+    /// Being opened and read; nothing else happens until that ends.
     case opening
-    /// The file at the path is the one open: edits are written to it, other programs' commits
-    /// read from it.
+    /// The file at the path is the one open: edits go to it, other programs' commits come from it.
     case open
-    /// The path no longer names the file open here (`reason` says why); the list waits to be
-    /// written to `recovery`, a new file beside it.
+    /// The path no longer names the file open here; the list waits to go to `recovery`.
     case detached(reason: String, recovery: String)
-    /// Writing what is queued, then letting go of the file; no look, notice or status change
-    /// after this.
+    /// Writing what is queued, then letting go of the file; no look after this.
     case closing
     /// Done: every later event is ignored.
     case closed
@@ -44,8 +39,7 @@ package enum DatabaseLifecycle: Equatable, Sendable {
     package enum Effect: Equatable, Sendable {
         /// Write the edits queued, in order, to the open file.
         case writeQueued
-        /// Fold this connection's commits into the lost file and empty its log, so that no later
-        /// file at the path reads them as its own.
+        /// Fold this connection's commits into the lost file, so no later file reads them.
         case foldLog
         /// Tell the user, once.
         case tell(String)
@@ -55,10 +49,8 @@ package enum DatabaseLifecycle: Equatable, Sendable {
         case stopLooking
     }
 
-    /// Moves to the stage `event` leads to.
-    ///
-    /// - Parameter path: The database's path, as the user knows it (for the notice).
-    /// - Returns: The effects to run, in order.
+    /// Moves to the stage `event` leads to, and returns the effects to run, in order; `path`
+    /// names the database in a notice.
     package mutating func handle(_ event: Event, path: String) -> [Effect] {
         switch (self, event) {
         case (.opening, .opened):

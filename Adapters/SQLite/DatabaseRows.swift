@@ -1,13 +1,11 @@
 import Dispatch
 import MVCModel
 
-/// The text of every row, in list order, as stored: read in one go, so that decoding can be
-/// spread over every core.
+/// The text of every row, in list order: read in one go, so decoding can use every core.
 struct StoredRows: Sendable {
     /// Each row's id.
     var ids: [String] = []
-    /// Each row's field texts, `Element.fields.count` per row, in field order; `nil` for a field
-    /// the row does not have (it keeps its default).
+    /// Each row's field texts, `Element.fields.count` per row; `nil` keeps the field's default.
     var texts: [String?] = []
 
     /// Every row's text, in list order.
@@ -35,9 +33,9 @@ struct StoredRows: Sendable {
 
 /// Decodes stored rows into elements, checking each against the model's rules.
 enum RowDecoder<Element: SQLiteListElement> {
-    /// The elements the rows hold, decoded on every core (without leaving the calling thread,
-    /// so the database's actor takes no other call meanwhile), with the rows that could not be
-    /// read or break a rule (numbered from 1), in order.
+    /// The elements the rows hold, decoded on every core without leaving the calling thread (so
+    /// the database's actor takes no other call meanwhile), and the rows (from 1) that could not
+    /// be read or break a rule.
     static func decode(_ rows: StoredRows) -> (
         elements: [Element], problems: [(row: Int, reason: String)]
     ) {
@@ -94,8 +92,7 @@ enum RowDecoder<Element: SQLiteListElement> {
         key: String, texts: [String?], from start: Int,
         fields: ContiguousArray<ElementField<Element>>, problem: inout String?
     ) -> Element? {
-        // Written exactly as this code writes ids, or every later edit, which finds its row by
-        // that text, would miss it (a lower-case UUID, say).
+        // Written exactly as this code writes ids, or later edits would miss the row.
         guard let id = Element.ID(key), id.description == key else {
             let article = "aeiou".contains(Element.noun.first ?? "x") ? "an" : "a"
             problem = "its id “\(key)” is not the id of \(article) \(Element.noun), as written here"

@@ -3,17 +3,15 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// What the database holds, and how opening checks it.
-///
-/// The schema (version 2, in `PRAGMA user_version`):
+/// What the database holds, and how opening checks it. The schema (version 2, in
+/// `PRAGMA user_version`):
 /// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order. Ranks
-///   leave gaps (2³² apart), so an insert or a move writes one row, the element's own, halfway
-///   between its neighbours; only when a gap is used up are all rows renumbered.
-/// - `meta(key, value)`: what the database holds (`kind`: the element's plural noun), so a
-///   database of another list is refused.
+///   leave gaps (2³² apart), so an insert or a move writes one row, halfway between its
+///   neighbours; only when a gap is used up are all rows renumbered.
+/// - `meta(key, value)`: `kind`, the element's plural noun, so a database of another list is
+///   refused.
 ///
-/// Version 1 also kept a log of changes for other processes to read; version 2 drops it, since
-/// a process that sees another's commit reads the whole list (see `SQLitePersistence`).
+/// Version 1 also kept a log of changes, which version 2 drops.
 enum DatabaseSchema {
     /// The schema version this code reads and writes.
     static var version: Int64 { 2 }
@@ -73,10 +71,10 @@ enum DatabaseSchema {
     }
 
     /// Brings a checked database from `version` to the current one, and gives every described
-    /// field a column; takes the write lock only if there is something to do.
+    /// field a column.
     ///
-    /// Several processes may open a new database at once: the version is read again inside the
-    /// write transaction, so only the first creates the tables.
+    /// Takes the write lock only if there is something to do, and reads the version again inside
+    /// it: of several processes opening a new file, one makes it.
     static func migrate<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, from version: Int64, for _: Element.Type, busyWait: Duration
     ) throws {
@@ -115,10 +113,9 @@ enum DatabaseSchema {
     /// Puts the database in WAL mode, where readers never wait for a writer and a commit is one
     /// append to the log; a no-op once the file is in it.
     ///
-    /// Turning WAL on reads the file, then takes the write lock. While another connection holds
-    /// that lock, SQLite fails at once instead of calling the busy handler (it never waits while
-    /// holding a read lock, which could deadlock): programs opening one new file together meet
-    /// that, so this waits as long as the busy handler would.
+    /// Turning WAL on takes the write lock while holding a read lock, so SQLite fails at once
+    /// with `SQLITE_BUSY` instead of waiting (which could deadlock): this waits as the busy
+    /// handler would.
     private static func useWriteAheadLog(_ connection: SQLiteConnection, busyWait: Duration)
         throws(SQLiteError)
     {

@@ -6,36 +6,28 @@ import MVCStore
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably.
     ///
-    /// A replacement writes only the fields the edit changed, so a field another process changed
-    /// meanwhile is kept (the next look brings the row as it is into this process's list). The
-    /// model's rules are checked field by field here; a rule across two fields that two
-    /// processes' edits break together is found by the next read, which skips the row and says so.
-    ///
     /// - Returns: Why the path no longer names the file open here, found before writing (nothing
     ///   written) or after (the edit is in a file nobody will read): either way the edit is still
     ///   to be kept elsewhere.
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> String? {
-        // Checked here, not by a call of its own: one trip to this actor for each edit.
         if let reason = lost() { return reason }
         let connection = try connected()
         if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
         try sqliteCall(writing: true) {
             try connection.writing { try apply(write, in: connection) }
         }
-        // Lost while the write waited for another program's lock: committed into a file no
-        // longer at the path, which nobody will read.
+        // Lost while the write waited for another program's lock?
         return lost()
     }
 
-    /// The error of a write that failed only because another program kept the database locked
-    /// for `wait` (it may work later).
+    /// The error of a write that failed only because another program kept the lock for `wait`.
     nonisolated func locked(for wait: Duration) -> PersistenceError {
         .unwritable(
             path: path, reason: "another program kept the database locked for longer than \(wait)")
     }
 
     /// Writes `elements` as a new database at `url`, never over a file already there: built
-    /// under a temporary name beside it, and linked into place once complete.
+    /// under a temporary name beside it, its log folded in, and hard-linked into place.
     static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
         let taken = PersistenceError.unwritable(
             path: url.path, reason: "a file is already there; it was left as it is")
@@ -54,16 +46,15 @@ extension ListDatabase {
             throw error
         }
         await database.close()
-        // A hard link fails if the name is taken: nothing is replaced, even by a program that
-        // makes a file there in the meantime.
+        // A hard link fails if the name is taken meanwhile: nothing is replaced.
         guard link(building.path, url.path) == 0 else {
             if errno == EEXIST { throw taken }
             throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
     }
 
-    /// Writes `elements` into the new database just opened, in one transaction, and folds the
-    /// log into the file (it is about to be taken away).
+    /// Writes `elements` into the new database just opened, in one transaction, and empties
+    /// its log into the file.
     private func fill(with elements: [Element]) throws(PersistenceError) {
         let connection = try connected()
         try sqliteCall(writing: true) {
@@ -98,8 +89,9 @@ extension ListDatabase {
                 "UPDATE elements SET rank = ? WHERE id = ?", .integer(rank),
                 .text(element.id.description))
         case .replaced(let old, let new, _):
-            // Only the fields the edit changed, each set on the row as it is now: another
-            // process's edit of another field stands, and so does its deletion of the row.
+            // Only the fields the edit changed: another process's edit of another field stands,
+            // and so does its deletion of the row. (A rule across two fields that two processes'
+            // edits break together is found by the next read, which skips the row and says so.)
             for field in new.fieldsChanged(from: old) {
                 try connection.run(
                     "UPDATE elements SET \(DatabaseSchema.quoted(field.name)) = ? WHERE id = ?",
@@ -118,14 +110,11 @@ extension ListDatabase {
     }
 
     /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the
-    /// predecessor is not in the database; at the front if there is none; at the end if neither
-    /// neighbour is there any more).
+    /// predecessor is gone; at the front if it had none; at the end if both are gone).
     private func rank(
         placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
         in connection: SQLiteConnection
-    )
-        throws -> Int64
-    {
+    ) throws -> Int64 {
         for _ in 0..<2 {
             if let rank = try placement(
                 of: id, after: predecessor, before: successor, in: connection)
@@ -138,8 +127,8 @@ extension ListDatabase {
             path: path, reason: "no room for a rank after renumbering")
     }
 
-    /// The rank between the neighbours, or `nil` if they have no room between them (a row
-    /// sharing the neighbour's rank, set by hand, leaves none: the rows are renumbered).
+    /// The rank between the neighbours, or `nil` if they have no room (a row sharing a
+    /// neighbour's rank, set by hand, leaves none).
     private func placement(
         of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
         in connection: SQLiteConnection
@@ -160,7 +149,6 @@ extension ListDatabase {
                 .integer(high), key, .text(successor.description))
             return Self.between(low, high)
         }
-        // Neither neighbour is there: at the front if it had none before it, else at the end.
         let edge = try connection.integer(
             "SELECT rank FROM elements WHERE id != ? ORDER BY rank\(predecessor == nil ? "" : " DESC") LIMIT 1",
             key)
@@ -184,8 +172,8 @@ extension ListDatabase {
         }
     }
 
-    /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (only after
-    /// about 32 inserts in a row between the same two elements).
+    /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (after
+    /// about 32 inserts in a row at one spot).
     func renumber(_ connection: SQLiteConnection) throws {
         let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, rowid")
         let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap

@@ -12,38 +12,41 @@ import Synchronization
 /// shows (its `description`) and read back with its parse.
 public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertible {}
 
-/// One edit on its way to the database: the change, and the neighbours the element has in this
-/// process's list, which say where it goes.
+/// One edit on its way to the database, with the element's neighbours in this process's list
+/// after it (`nil` at an end), which say where it goes.
 struct RowWrite<Element: SQLiteListElement>: Sendable {
     var change: ListChange<Element>
-    /// Which edit of this process's it is (they count from 1), so that it is found again
-    /// whatever was written or recovered meanwhile.
+    /// Which edit of this process's it is (from 1), so it is found again after a recovery.
     var serial = 0
-    /// The element before it in the list after the change (`nil` at the front).
     var predecessor: Element.ID?
-    /// The element after it (`nil` at the end).
     var successor: Element.ID?
 }
 
 /// A list kept in an SQLite database: one row per element, each edit durable in a transaction of
 /// its own (see `DatabaseSchema`).
 ///
-/// Within SQLite's contract: nothing here opens, reads or closes the database's files but
-/// SQLite (closing any descriptor of a file drops every POSIX lock the process holds on it,
-/// SQLite's among them). Whether the path still names the open file is asked of the file system
-/// by path (`lstat`), which opens nothing.
+/// Nothing here opens, reads or closes the database's files but SQLite: closing any descriptor
+/// of a file drops every POSIX lock the process holds on it, SQLite's among them. Whether the
+/// path still names the open file is asked with `lstat`, which opens nothing.
 ///
-/// An actor on a queue of its own (`QueueExecutor`): every call that can block, on `fsync` or on
-/// another process's lock, runs there, never on the main actor or the cooperative pool. No
-/// method suspends, so no call is taken in the middle of another (an opening included).
+/// An actor on a queue of its own (`QueueExecutor`), so a call that blocks, on `fsync` or on
+/// another process's lock, never holds the main actor or the cooperative pool. No method
+/// suspends, so no call is taken in the middle of another (an opening included).
 actor ListDatabase<Element: SQLiteListElement> {
-    /// The database file.
     nonisolated let url: URL
-    private let executor: QueueExecutor
+    /// The file's path, as errors show it (kept: `URL.path` decodes the URL at each call).
+    nonisolated let path: String
+    /// How long an edit waits for another process's lock before it fails.
     nonisolated let busyWait: Duration
+    /// How long a write waits for another process's lock now (closing waits longer).
+    private(set) var lockWait: Duration
+    private let executor: QueueExecutor
     private(set) var connection: SQLiteConnection?
     /// Whether the file is on a read-only file system, and so only read.
     private(set) var isImmutable = false
+    private var seenDataVersion: Int64 = -1
+    /// The file's identity and size when it was opened (see ``lost()``).
+    private var opened: FileIdentity?
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -51,30 +54,20 @@ actor ListDatabase<Element: SQLiteListElement> {
         return
             "INSERT OR REPLACE INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
     }()
-    private var seenDataVersion: Int64 = -1
-    /// The open file's identity and size when it was opened: the path names another file, or
-    /// none, or this one emptied or cut short, once these differ (see ``lost()``).
-    private var opened: FileIdentity?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
     /// Describes the database at `url`; nothing is opened yet.
-    ///
-    /// - Parameter busyWait: How long an edit waits for another process's lock before it fails.
     init(url: URL, busyWait: Duration = .seconds(5)) {
         // The file itself, not a link to it: its identity is the one to compare.
         self.url = url.resolvingSymlinksInPath()
+        path = self.url.path
         self.busyWait = busyWait
         lockWait = busyWait
-        path = self.url.path
         executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
     }
-
-    /// The file's path, as errors show it (kept: `URL.path` decodes the URL at each call, and
-    /// every write asks for it).
-    nonisolated let path: String
 
     // MARK: Opening and closing
 
@@ -93,8 +86,6 @@ actor ListDatabase<Element: SQLiteListElement> {
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
         let read = try read(connection, refusingBrokenRows: true)
-        // Nothing was written before this point: a refused file is left as it was (and one on a
-        // read-only file system is only read).
         if !immutable {
             try sqliteCall {
                 try DatabaseSchema.migrate(
@@ -108,8 +99,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         return EditableList(read.elements)
     }
 
-    /// The list in the file, read without writing anything (a file on a read-only disk, or of an
-    /// older schema version, included).
+    /// The list in the file, read without writing anything (a read-only file, or one of an older
+    /// schema version, included).
     func readOnly() throws(PersistenceError) -> [Element] {
         let connection = try sqliteCall { try connect(readOnly: true) }.0
         return try read(connection, refusingBrokenRows: true).elements
@@ -138,7 +129,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Why the path no longer names the file open here, if it does not: deleted or moved away,
     /// replaced by another file, or emptied or cut short in place.
     ///
-    /// One `lstat` of the path: nothing is opened.
+    /// One `lstat`: nothing is opened.
     func lost() -> String? {
         guard let opened else { return nil }
         guard let now = FileIdentity(path: path) else {
@@ -147,18 +138,14 @@ actor ListDatabase<Element: SQLiteListElement> {
         if now.device != opened.device || now.inode != opened.inode {
             return "another program replaced it with another file"
         }
-        // Shorter than SQLite's 100-byte header: emptied. (A file that only got shorter may be
-        // a VACUUM's or a restore's, both within SQLite's contract.)
-        if now.size < 100, opened.size >= 100 {
-            return "another program emptied it"
-        }
+        // Shorter than SQLite's 100-byte header. (A file that only got shorter may be a VACUUM's
+        // or a restore's, both within SQLite's contract.)
+        if now.size < 100, opened.size >= 100 { return "another program emptied it" }
         return nil
     }
 
-    /// Folds this connection's commits into the file it has open, and empties the log.
-    ///
-    /// Done once the file is found ``lost()``, so that no later file at the path reads them as its
-    /// own: SQLite's own checkpoint, on the files the connection opened.
+    /// Folds this connection's commits into the lost file it has open and empties the log
+    /// (SQLite's own checkpoint), so that no later file at the path reads them as its own.
     func foldLog() {
         // Only where nothing is at the path: a file there now may share the log at the path (a
         // file emptied in place is the same file), and a checkpoint would write into it.
@@ -168,31 +155,27 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Lets go of the connection.
     ///
-    /// The last connection to a file still at its path folds the log into the file; one whose
-    /// file was lost leaves the log alone (the log at the path may be another file's by now).
+    /// One whose file was lost leaves the log alone: the log at the path may be another file's.
     func close() {
         if lost() != nil { connection?.skipsCheckpointOnClose() }
         connection = nil
         opened = nil
     }
 
-    /// How long each write waits for another process's lock from now on (closing waits longer).
+    /// How long each write waits for another process's lock from now on.
     func waitForLocks(_ wait: Duration) {
         lockWait = wait
         connection?.setBusyWait(wait)
     }
 
-    /// How long a write waits for another program's lock now.
-    private(set) var lockWait: Duration
-
     // MARK: Reading what others wrote
 
-    /// Why the file is lost, if it is; else the whole list, if another process committed since
-    /// the last look (`nil` if none did), with the rows that break a rule: one trip to this actor.
+    /// Why the file is lost, if it is; else the whole list, if another connection committed since
+    /// the last look (`nil` if none did), with the rows that break a rule.
     ///
-    /// SQLite tells no one of a commit; `PRAGMA data_version`, which changes when another
-    /// connection commits, is its documented way to ask. What changed, it does not say: so the
-    /// list is read whole, and the store works out the difference.
+    /// SQLite's documented way to find another connection's commit is to ask: `PRAGMA
+    /// data_version` changes when one commits. What changed, it does not say: so the list is
+    /// read whole, and the store works out the difference.
     func look() -> (
         lost: String?, read: Result<(elements: [Element], problems: [String])?, PersistenceError>
     ) {
@@ -213,26 +196,25 @@ actor ListDatabase<Element: SQLiteListElement> {
         )
     }
 
-    /// Whether a look is reading the file now, past its check that the file is still at its path
-    /// (readable from any thread, while the look itself waits on a lock: a test hook).
+    /// Whether a look is reading the file now, past its check of the path (a test hook).
     nonisolated let readsChanges = Atomic<Bool>(false)
 
     // MARK: Helpers
 
-    /// A connection to the file.
+    /// A connection to the file, and whether it is `immutable`.
     ///
-    /// On a read-only file system, where SQLite cannot make the log's index, it is one that
-    /// reads the file as SQLite's documentation says to read a file nothing can change
-    /// (`immutable`), and `immutable` is `true`: nothing can be written. So is a read-only
-    /// connection to a file this process may not write (`readOnly`, as before). A log with
-    /// commits in it, which such a read would ignore, is refused instead.
+    /// On a read-only file system, where SQLite cannot make the log's index, the file is read as
+    /// SQLite's documentation says to read a file nothing can change (`immutable`), unless its
+    /// log holds commits, which such a read would miss: that is refused.
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {
-            _ = try connection.integer("PRAGMA user_version") ?? 0
+            _ = try connection.integer("PRAGMA user_version")
+            return (connection, false)
         } catch {
-            guard error.isReadOnly, readOnly || Self.isOnReadOnlyDisk(path) else { throw error }
-            // An immutable read ignores the log: commits still in it would be missing, silently.
+            guard error.isReadOnly, readOnly || (access(path, W_OK) != 0 && errno == EROFS) else {
+                throw error
+            }
             if let log = FileIdentity(path: path + "-wal"), log.size > 0 {
                 throw PersistenceError.unreadable(
                     path: path,
@@ -244,12 +226,6 @@ actor ListDatabase<Element: SQLiteListElement> {
                 path: path, busyWait: busyWait, readOnly: true, immutable: true)
             return (reading, true)
         }
-        return (connection, false)
-    }
-
-    /// Whether `path` is on a file system mounted read-only.
-    private static func isOnReadOnlyDisk(_ path: String) -> Bool {
-        access(path, W_OK) != 0 && errno == EROFS
     }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
@@ -260,7 +236,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     /// What `body` threw, as a `PersistenceError` naming the file; `writing`, as the reason an
-    /// edit was not written (another program's lock past the busy wait, say).
+    /// edit was not written.
     func sqliteCall<Result>(writing: Bool = false, _ body: () throws -> Result)
         throws(PersistenceError) -> Result
     {
@@ -281,15 +257,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 }
 
-/// A file's device, inode and size: which file a path names now, and how long it is.
+/// Which file a path names now (a link itself, not what it names), and how long it is: one
+/// `lstat`, which opens nothing.
 struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
 
-    /// The identity of the file at `path` (a link itself, not what it names), if there is one.
-    ///
-    /// One `lstat`: nothing is opened.
     init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }

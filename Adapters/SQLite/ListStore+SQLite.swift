@@ -5,8 +5,7 @@ public import MVCTracing
 
 extension ListStore where Element: SQLiteListElement {
     /// Opens the list kept in the SQLite database at `url` (creating an empty one if there is no
-    /// file), with a persistence that writes each edit to it and takes in other processes'
-    /// commits.
+    /// file), with a persistence that writes each edit and takes in other processes' commits.
     ///
     /// - Parameters:
     ///   - url: The database file.
@@ -40,23 +39,19 @@ extension ListStore where Element: SQLiteListElement {
 /// Reads and writes a whole list as an SQLite database in one go: for converting a list between
 /// the two formats.
 public enum SQLiteListFile<Element: SQLiteListElement> {
-    /// The list in the database at `url`.
+    /// The list in the database at `url`; nothing is written to the file (it may be read-only,
+    /// or of an older schema version).
     ///
     /// - Throws: `PersistenceError`, as `ListStore.openDatabase(at:)`.
-    ///
-    /// Nothing is written to the file (it may be read-only, or of an older schema version).
     public static func read(from url: URL) async throws(PersistenceError) -> [Element] {
         try await ListDatabase<Element>(url: url).readOnly()
     }
 
-    /// Writes `elements` as a new database at `url`, in one transaction.
+    /// Writes `elements` as a new database at `url`, built under a temporary name beside it and
+    /// linked into place once complete: a write that fails part-way leaves nothing at `url`.
     ///
     /// - Throws: `PersistenceError.unwritable` if a file is already there (it is not replaced) or
     ///   the database cannot be written.
-    ///
-    /// The database is built under a temporary name beside `url` and linked into place once it is
-    /// complete: a write that fails part-way leaves nothing at `url`, and a file another program
-    /// makes there meanwhile is never replaced.
     public static func write(_ elements: [Element], to url: URL) async throws(PersistenceError) {
         try await ListDatabase<Element>.create(elements, at: url)
     }

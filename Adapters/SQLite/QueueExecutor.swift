@@ -1,10 +1,8 @@
 import Dispatch
 
-/// Runs an actor's jobs, one at a time, on a dispatch queue of its own.
-///
-/// SQLite's calls block their thread (an `fsync`, a wait for another process's lock). On the
-/// cooperative pool, which has one thread per core, such a wait would stall every task of the
-/// program; on a queue of its own it stalls only the database's work.
+/// Runs an actor's jobs, one at a time, on a dispatch queue of its own: SQLite's calls block
+/// their thread (an `fsync`, another process's lock), which on the cooperative pool would stall
+/// every task of the program.
 final class QueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
 

@@ -22,13 +22,11 @@ enum SQLiteValue {
     case text(String)
 }
 
-/// One connection to an SQLite database: the only type that calls SQLite's C interface, so every
-/// pointer stays in this file.
+/// One connection to an SQLite database, the only type that calls SQLite's C interface.
 ///
-/// Not `Sendable`: `ListDatabase` owns one and uses it only from its own serial queue.
+/// Not `Sendable`: `ListDatabase` uses it only from its own queue.
 final class SQLiteConnection {
     private let handle: OpaquePointer
-    /// Every statement run, prepared once and kept.
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (or creates) the database at `path`.
@@ -41,8 +39,7 @@ final class SQLiteConnection {
     init(path: String, busyWait: Duration, readOnly: Bool = false, immutable: Bool = false)
         throws(SQLiteError)
     {
-        // SQLite names a companion `name-journal`: a name with no room for that suffix would be
-        // made, then fail. Refused before any file is made.
+        // SQLite names a companion `name-journal`: refused before any file is made.
         let name = path.split(separator: "/").last?.utf8.count ?? 0
         if !readOnly, name + 8 > 255 {
             throw SQLiteError(
@@ -65,8 +62,8 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
-        // Readable by its owner only, as a new JSON document is; SQLite gives its -wal and -shm
-        // files the database's mode.
+        // Readable by its owner only, as a new JSON document is (SQLite gives -wal and -shm the
+        // database's mode).
         if isNew { chmod(path, 0o600) }
         sqlite3_extended_result_codes(handle, 1)
         setBusyWait(busyWait)
@@ -84,8 +81,7 @@ final class SQLiteConnection {
             handle, Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
     }
 
-    /// Makes closing leave the write-ahead log as it is: for a file no longer at its path, whose
-    /// log (named after the path) may be another file's by now.
+    /// Makes closing leave the write-ahead log as it is.
     func skipsCheckpointOnClose() {
         mvc_sqlite3_skip_checkpoint_on_close(handle)
     }
@@ -96,8 +92,8 @@ final class SQLiteConnection {
         guard status == SQLITE_OK else { throw error(status) }
     }
 
-    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`, so it
-    /// never fails half-way for want of it); commits if `body` returns, rolls back if it throws.
+    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`); commits
+    /// if `body` returns, rolls back if it (or the commit) throws: never left inside one.
     func writing<Result>(_ body: () throws -> Result) throws -> Result {
         try run("BEGIN IMMEDIATE")
         do {
@@ -105,7 +101,6 @@ final class SQLiteConnection {
             try run("COMMIT")
             return result
         } catch {
-            // A failed COMMIT leaves the transaction open: never left inside one.
             try? run("ROLLBACK")
             throw error
         }
@@ -140,8 +135,8 @@ final class SQLiteConnection {
     /// Steps through every row `sql` returns, handing `body` its first `columns` columns as text
     /// (`nil` for `NULL`).
     ///
-    /// The statement is reset whatever happens: one left as it stopped keeps its transaction
-    /// open, and the connection would stay inside it (every later write would fail).
+    /// The statement is reset whatever happens: one left as it stopped would keep the connection
+    /// inside its transaction.
     func rows(
         _ sql: String, _ values: [SQLiteValue], columns: Int, _ body: ([String?]) -> Void
     ) throws(SQLiteError) {

@@ -1,10 +1,16 @@
 import Foundation
 import MVCModel
 import MVCStore
+import Synchronization
 
 /// Taking in other processes' commits: SQLite is asked whether another connection committed, and
 /// if one did, the whole list is read off the main actor and merged in by the store.
 extension SQLitePersistence {
+    /// Whether a look is reading the database now, past its check of the path (a test hook).
+    package var isReadingOtherProcessesChanges: Bool {
+        database.readsChanges.load(ordering: .relaxed)
+    }
+
     /// Looks for other processes' commits now, and takes them in.
     ///
     /// Called every poll interval; call it yourself to look without waiting.
@@ -15,11 +21,11 @@ extension SQLitePersistence {
     }
 
     /// Looks once: reads the whole list if another process committed, and has the store merge
-    /// it in (off the main actor, as another process's save of a JSON document).
+    /// it in, as another process's save of a JSON document.
     func look() async {
         guard let store else { return }
-        // Every edit of this process's is in the file (the worker writes before it looks), so
-        // the list here is what the file held when this process last wrote or looked.
+        // The worker writes before it looks: the list here is what the file held when this
+        // process last wrote or looked.
         let base = store.elements
         let looked = database
         let (lost, read) = await looked.look()
@@ -29,16 +35,15 @@ extension SQLitePersistence {
         switch read {
         case .success(let read?):
             lookProblem = nil
-            // A commit that left the list as it was (a change of journal mode when the file was
-            // made, a row rewritten as it was) brings nothing: compared off the main actor.
+            // A commit that left the list as it was (the switch to WAL of a new file, say)
+            // brings nothing: compared off the main actor.
             let unchanged = await Task.detached { read.elements == base }.value
             if !unchanged {
                 _ = await store.takeIn(
                     base: base, fileVersion: read.elements,
                     notices: read.problems.map { "skipped a row another program wrote: \($0)" })
             }
-            // The two lists read and replaced are let go off the main actor: freeing a long
-            // list's values one by one takes a while.
+            // Freeing a long list takes a while: off the main actor.
             Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
         case .success(nil):
             lookProblem = nil
@@ -53,14 +58,13 @@ extension SQLitePersistence {
 
     /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
     ///
-    /// A look that finds nothing new costs a turn of the main actor and one trip to the
-    /// database's queue, for `PRAGMA data_version` and one `lstat` of the path.
+    /// A look that finds nothing new costs one trip to the database's queue, for
+    /// `PRAGMA data_version` and one `lstat` of the path.
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
         watching = true
         guard let interval else { return }
-        // Once looking stops it idles until `deinit` cancels it. (Cancelled at closing, it would
-        // drop the last weak reference to the object, and LeakSanitizer, which cannot see a live
-        // object's weak-reference table, would report that table as leaked at exit.)
+        // Once looking stops it idles until `deinit` cancels it: cancelled at closing, it would
+        // drop the last weak reference, whose side table LeakSanitizer reports as leaked at exit.
         poller = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }

@@ -6,22 +6,21 @@ import MVCTracing
 
 /// Keeps a store's list in an SQLite database.
 ///
-/// Each edit is written as it is made, in a transaction of its own, and other processes' commits
-/// are taken in as ordinary store updates of the ``/MVCStore/ListStore``. The store does not know which ``/MVCStore/ListPersistence`` it has (this, or the JSON
-/// document's `DocumentPersistence`).
+/// Each edit is written as it is made, in a transaction of its own; other processes' commits are
+/// taken in as ordinary updates of the ``/MVCStore/ListStore``, which does not know which
+/// ``/MVCStore/ListPersistence`` it has (this, or the JSON document's `DocumentPersistence`).
 ///
 /// - Writing: edits are written in order on the database's own queue; ``saveStatus`` is
 ///   `.pending` until all are in the file. A write that fails (a lock held past the busy wait, a
 ///   full disk) stays queued, with the status `.failed`, and is tried again.
-/// - Reading: every poll interval it asks SQLite whether another connection committed
-///   (`PRAGMA data_version`); after a commit it reads the whole list off the main actor and the
-///   store merges it in, as it does another process's save of a JSON document.
+/// - Reading: every poll interval it asks SQLite whether another connection committed; after a
+///   commit it reads the whole list off the main actor and the store merges it in.
 /// - A file deleted, moved, replaced or emptied while open is noticed at the next look or write:
 ///   nothing more is written at its path, the user is told once, and the whole list goes to a new
 ///   file beside it (`name.recovered.sqlite`) at the next edit or at the end.
 ///
-/// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One task at a
-/// time does the work (writing, recovering, looking), so no two of them ever meet.
+/// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One worker
+/// does the work (writing, recovering, looking), one thing at a time, so no two of them meet.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
@@ -73,7 +72,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     // MARK: The calls
 
-    /// Queues the row write for `change`; the worker writes it in order, after those before it.
+    /// Queues the row write for `change`; the worker writes it after those before it.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         guard lifecycle.writes || lifecycle.isDetached else { return }
         edits += 1
@@ -114,8 +113,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// leaving no notice, status change or open file behind.
     ///
     /// While another program keeps the database locked, each write waits for up to `patience`
-    /// (SQLite's busy wait): at the end of a program, a busy moment must not lose the edits still
-    /// queued. A file lost meanwhile gets the list written beside it first.
+    /// (SQLite's busy wait), so that a busy moment at the end of a program loses nothing. A file
+    /// lost meanwhile gets the list written beside it first.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
@@ -130,11 +129,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         closingPatience = patience
         watching = false
         await database.waitForLocks(patience)
-        // Lost meanwhile: the list goes beside it first.
         if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
         var askedForList = false
-        // Until the worker has nothing left: the queue written (the list beside a lost file
-        // first), or a failure.
+        // Until the worker has nothing left (the list beside a lost file first), or a failure.
         writing: while closingFailure == nil {
             if isWorking {
                 await nextTurn()
@@ -185,8 +182,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         Task.immediate { [weak self] in await self?.work() }
     }
 
-    /// Does what there is to do, one thing at a time, most urgent first, and ends when nothing
-    /// is left.
+    /// Does what there is to do, most urgent first, and ends when nothing is left.
     private func work() async {
         defer {
             isWorking = false
@@ -212,8 +208,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     private func write(_ next: RowWrite<Element>) async {
-        // A write begun once closing waits out locks is the last try; one begun before, with the
-        // ordinary busy wait, is tried again.
+        // Begun once closing waits out locks: the last try. Begun before: tried again.
         let lastTry = closingPatience
         do throws(PersistenceError) {
             tracer.record(
@@ -233,19 +228,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 return fileLost("another program damaged it (\(reason))")
             }
             failed(error)
-            if let lastTry {
-                let count = pending.count
-                closingFailure =
-                    error != database.locked(for: lastTry)
-                    ? error
-                    : .unwritable(
-                        path: database.path,
-                        reason:
-                            "another program kept the database locked for over \(lastTry) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
-                    )
+            guard let lastTry else {
+                try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
                 return
             }
-            try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
+            let count = pending.count
+            closingFailure =
+                error != database.locked(for: lastTry)
+                ? error
+                : .unwritable(
+                    path: database.path,
+                    reason:
+                        "another program kept the database locked for over \(lastTry) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
+                )
         }
     }
 
@@ -281,16 +276,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// The first name beside `url` that no file has: `name.recovered.ext`, then
     /// `name.recovered-2.ext`, and so on.
     package static func recoveryURL(for url: URL) -> URL {
-        let folder = url.deletingLastPathComponent()
         let stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        var number = 1
-        while true {
+        for number in 1... {
             let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
-            let candidate = folder.appending(path: name)
+            let candidate = url.deletingLastPathComponent().appending(path: name)
             if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            number += 1
         }
+        return url
     }
 
     /// Writes the whole list to `target`, a new file, then keeps the list there.
@@ -309,8 +302,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             do throws(PersistenceError) {
                 try await ListDatabase<Element>.create(elements, at: target)
             } catch {
-                // Taken meanwhile (another program lost the same file, say): the next free name,
-                // and the user is told where the list goes now.
+                // Taken meanwhile (another program lost the same file, say): the next free name.
                 guard FileManager.default.fileExists(atPath: target.path) else { throw error }
                 target = Self.recoveryURL(for: database.url)
                 try await ListDatabase<Element>.create(elements, at: target)
@@ -321,7 +313,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             if let closingPatience { await new.waitForLocks(closingPatience) }
             let old = database
             database = new
-            // The edits made when the list was taken are in it; those made since go to the new file.
             pending.removeAll { $0.serial <= coveredThrough }
             await old.close()
             failures = 0
