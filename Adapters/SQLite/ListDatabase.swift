@@ -147,9 +147,14 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// Folds this connection's commits into the lost file it has open and empties the log
     /// (SQLite's own checkpoint), so that no later file at the path reads them as its own.
     func foldLog() {
-        // Only where nothing is at the path: a file there now may share the log at the path (a
-        // file emptied in place is the same file), and a checkpoint would write into it.
-        guard FileIdentity(path: path) == nil else { return }
+        // Not for the same file emptied or cut short in place: the checkpoint would write into
+        // it. A file moved in from elsewhere has no log of its own here, and a reader of it would
+        // take this one's frames for its own.
+        if let now = FileIdentity(path: path), let opened, now.device == opened.device,
+            now.inode == opened.inode
+        {
+            return
+        }
         _ = try? connection?.strings("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 

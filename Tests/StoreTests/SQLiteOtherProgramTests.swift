@@ -113,6 +113,17 @@ struct SQLiteOtherProgramTests {
         let token = store.notice.observe(options: .new) { change in
             if let notice = change.newValue ?? nil { notices.append(notice.message) }
         }
+        // Committed to the log before the file goes, long enough to grow the file: the log at
+        // the path holds this process's frames, its first page (the table of tables) among them.
+        // Not before a cut: a file cut short past its first page is found only when SQLite reads
+        // a page that is gone, and pages the log holds are read from the log (a known gap: see
+        // SQLiteInDepth, "Within SQLite's contract").
+        if how != "truncate" {
+            try store.add(Attraction(name: "Orsay", notes: String(repeating: "x", count: 2_000)))
+            try store.add(
+                Attraction(name: "Orangerie", notes: String(repeating: "y", count: 2_000)))
+            try await persistence.flush()
+        }
         _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, how)
         // What is at the path: its inode, size and modification time (not its bytes: a `Data`
         // read here is reported leaked by LeakSanitizer, which cannot follow its storage).
@@ -120,9 +131,10 @@ struct SQLiteOtherProgramTests {
 
         persistence.lookForChanges()
         #expect(await eventually { !notices.isEmpty })
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        persistence.lookForChanges()
+        if how == "truncate" {
+            try store.add(Attraction(name: "Orsay"))
+            try store.add(Attraction(name: "Orangerie"))
+        }
         try store.add(Attraction(name: "Cluny"))
         try await persistence.flush()
         try await persistence.close()
@@ -132,9 +144,15 @@ struct SQLiteOtherProgramTests {
         #expect(notices.first?.contains(url.path) == true)
         #expect(notices.first?.contains(recovered.path) == true)
         #expect(persistence.url == recovered)
-        #expect(try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay", "Cluny"])
+        #expect(
+            try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay", "Orangerie", "Cluny"])
         // What the other program left at the path is its own: not written to, not taken away.
         #expect(Self.fileState(url) == left)
+        if how == "replace" {
+            // And the next program to open it finds it as it was: no frames of this process's
+            // are left in the log at the path for SQLite to read as the new file's own.
+            #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.tables, url) == "notes")
+        }
         withExtendedLifetime(token) {}
     }
 
@@ -341,8 +359,17 @@ final class OtherSQLiteProgram: Sendable {
         connection.execute("COMMIT")
         """
 
-    /// Deletes the file (`delete`), puts another database in its place (`replace`), or empties
-    /// it in place (`empty`).
+    /// The names of the database's tables, one a line, and `PRAGMA integrity_check` must be ok.
+    static let tables = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1])
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            print(name)
+        """
+
+    /// Deletes the file (`delete`), puts another database in its place (`replace`), empties it
+    /// in place (`empty`), or cuts it short to its first page (`truncate`).
     static let lose = """
         import os, sqlite3, sys
         path, how = sys.argv[1], sys.argv[2]
