@@ -12,7 +12,7 @@ extension ListDatabase {
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> String? {
         if let reason = lost() { return reason }
         let connection = try connected()
-        if isImmutable { throw .unwritable(path: path, reason: "it is on a read-only file system") }
+        if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         try sqliteCall(writing: true) {
             try connection.writing { try apply(write, in: connection) }
         }

@@ -42,8 +42,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var lockWait: Duration
     private let executor: QueueExecutor
     private(set) var connection: SQLiteConnection?
-    /// Whether the file is on a read-only file system, and so only read.
-    private(set) var isImmutable = false
+    /// Why the file is only read, if it is (a read-only file system, say): each write says it.
+    private(set) var readOnlyReason: String?
     private var seenDataVersion: Int64 = -1
     /// The file's identity and size when it was opened (see ``lost()``).
     private var opened: FileIdentity?
@@ -86,14 +86,20 @@ actor ListDatabase<Element: SQLiteListElement> {
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
         let read = try read(connection, refusingBrokenRows: true)
-        if !immutable {
+        // Read-only, nothing is migrated: the list is shown, and each edit told why it is not
+        // saved.
+        if immutable || connection.isReadOnly {
+            readOnlyReason =
+                immutable || (access(path, W_OK) != 0 && errno == EROFS)
+                ? "it is on a read-only file system"
+                : "SQLite opened it for reading only: it, or its folder, may not be written"
+        } else {
             try sqliteCall {
                 try DatabaseSchema.migrate(
                     connection, from: read.version, for: Element.self, busyWait: busyWait)
             }
         }
         self.connection = connection
-        isImmutable = immutable
         seenDataVersion = dataVersion
         opened = FileIdentity(path: path)
         return EditableList(read.elements)

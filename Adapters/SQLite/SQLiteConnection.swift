@@ -81,6 +81,10 @@ final class SQLiteConnection {
             handle, Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
     }
 
+    /// Whether SQLite opened the file for reading only (it, its folder or its disk may not be
+    /// written).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Makes closing leave the write-ahead log as it is.
     func skipsCheckpointOnClose() {
         mvc_sqlite3_skip_checkpoint_on_close(handle)
