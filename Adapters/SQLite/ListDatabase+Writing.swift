@@ -17,7 +17,9 @@ extension ListDatabase {
             try connection.writing { try apply(write, in: connection) }
         }
         // Lost while the write waited for another program's lock?
-        return lost()
+        if let reason = lost() { return reason }
+        measure()
+        return nil
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.

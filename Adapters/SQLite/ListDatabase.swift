@@ -47,6 +47,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     private var seenDataVersion: Int64 = -1
     /// The file's identity and size when it was opened (see ``lost()``).
     private var opened: FileIdentity?
+    /// The least size the file can have unless another program cut it short, and the
+    /// `PRAGMA data_version` it holds for (see ``measure()``).
+    private var leastSize: (bytes: Int64, dataVersion: Int64)?
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -102,6 +105,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         self.connection = connection
         seenDataVersion = dataVersion
         opened = FileIdentity(path: path)
+        measure()
         return EditableList(read.elements)
     }
 
@@ -144,10 +148,33 @@ actor ListDatabase<Element: SQLiteListElement> {
         if now.device != opened.device || now.inode != opened.inode {
             return "another program replaced it with another file"
         }
-        // Shorter than SQLite's 100-byte header. (A file that only got shorter may be a VACUUM's
-        // or a restore's, both within SQLite's contract.)
         if now.size < 100, opened.size >= 100 { return "another program emptied it" }
+        if let leastSize, now.size < leastSize.bytes,
+            (try? connection?.integer("PRAGMA data_version")) == leastSize.dataVersion
+        {
+            return now.size < 100
+                ? "another program emptied it"
+                : "another program cut it short, or wrote a shorter file over it"
+        }
         return nil
+    }
+
+    /// Notes the least size the file can have from now on, until another connection commits:
+    /// its size now, or its pages' if fewer (what SQLite's next checkpoint may cut it to).
+    ///
+    /// Only another connection's commit can make the list need fewer pages (a VACUUM, a
+    /// restore): then it is measured again. A file shorter than that was cut by another program.
+    func measure() {
+        guard let connection, let before = try? connection.integer("PRAGMA data_version"),
+            let pages = try? connection.integer("PRAGMA page_count"),
+            let pageSize = try? connection.integer("PRAGMA page_size"),
+            let now = FileIdentity(path: path),
+            (try? connection.integer("PRAGMA data_version")) == before
+        else {
+            leastSize = nil
+            return
+        }
+        leastSize = (min(now.size, pages * pageSize), before)
     }
 
     /// Folds this connection's commits into the lost file it has open and empties the log
@@ -171,6 +198,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         if lost() != nil { connection?.skipsCheckpointOnClose() }
         connection = nil
         opened = nil
+        leastSize = nil
     }
 
     /// How long each write waits for another process's lock from now on.
@@ -198,6 +226,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             Result { () throws(PersistenceError) in
                 let connection = try connected()
                 let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
+                defer { measure() }
                 guard version != seenDataVersion else { return nil }
                 let read = try read(connection, refusingBrokenRows: false)
                 // Only once read: a look that failed is tried again at the next poll.
