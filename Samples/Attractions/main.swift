@@ -54,6 +54,11 @@ let tracer =
 let storeURL: URL
 let convertURL: URL?
 do throws(UsageError) {
+    // Paths are built from these bytes too: taken as given, or refused, as an argument's.
+    let given = [arguments.values["--store"], arguments.values["--convert"]].compactMap { $0 }
+    try checkPathBytes(
+        environment: arguments.values["--store"] == nil ? ["XDG_DATA_HOME", "HOME"] : [],
+        currentFolder: given.contains { !$0.hasPrefix("/") })
     storeURL =
         try arguments.values["--store"].map { (text) throws(UsageError) in
             try StoreOption.url(from: text, option: "--store")

@@ -99,22 +99,40 @@ extension LaunchArguments {
 func checkEncoding() throws(UsageError) {
     for index in 1..<Int(CommandLine.argc) {
         guard let raw = CommandLine.unsafeArgv[index] else { continue }
-        guard String(validatingCString: raw) == nil else { continue }
-        var bytes: [UInt8] = []
-        var cursor = raw
-        while cursor.pointee != 0 {
-            bytes.append(UInt8(bitPattern: cursor.pointee))
-            cursor += 1
-        }
-        let shown = bytes.map { byte in
-            (0x20..<0x7F).contains(byte)
-                ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: false)
-        }.joined()
-        throw UsageError(
-            message:
-                "argument \(index) (\(shown)) is not valid UTF-8; this program takes UTF-8 names only, so that the file it opens is the one named"
-        )
+        try refuseIfNotUTF8(raw, named: "argument \(index)")
     }
+}
+
+/// Refuses, for the same reason as an argument's, the bytes a path would be built from: each of
+/// the environment variables `names` that is set (`HOME`, for a default location), and the
+/// current folder's path if `currentFolder` (for a relative path).
+public func checkPathBytes(environment names: [String], currentFolder: Bool) throws(UsageError) {
+    for name in names {
+        if let raw = getenv(name) { try refuseIfNotUTF8(raw, named: "$\(name)") }
+    }
+    guard currentFolder else { return }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    if getcwd(&buffer, buffer.count) != nil {
+        try refuseIfNotUTF8(buffer, named: "the current folder")
+    }
+}
+
+private func refuseIfNotUTF8(_ raw: UnsafePointer<CChar>, named name: String) throws(UsageError) {
+    guard String(validatingCString: raw) == nil else { return }
+    var bytes: [UInt8] = []
+    var cursor = raw
+    while cursor.pointee != 0 {
+        bytes.append(UInt8(bitPattern: cursor.pointee))
+        cursor += 1
+    }
+    let shown = bytes.map { byte in
+        (0x20..<0x7F).contains(byte)
+            ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: false)
+    }.joined()
+    throw UsageError(
+        message:
+            "\(name) (\(shown)) is not valid UTF-8; this program takes UTF-8 names only, so that the file it opens is the one named"
+    )
 }
 
 /// A command line the sample cannot run; the message says what is wrong with it.

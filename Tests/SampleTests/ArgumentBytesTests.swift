@@ -33,4 +33,40 @@ struct ArgumentBytesTests {
         #expect(message.contains("(list-\\xff.\(format)) is not valid UTF-8"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
+
+    @Test(
+        "a HOME, or a current folder under a relative --store, whose bytes are not UTF-8 is refused, naming it, and no folder is made",
+        arguments: [
+            ("HOME=\"$PWD/h-$(printf '\\377')\" exec \"$0\" </dev/null", "$HOME"),
+            (
+                "mkdir \"c-$(printf '\\376')\" && cd \"c-$(printf '\\376')\" && exec \"$0\" --store list.sqlite </dev/null",
+                "the current folder"
+            ),
+        ])
+    func environmentNotUTF8(script: String, named: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "environment-bytes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try SampleRunner.executable(named: "attractions")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "unset XDG_DATA_HOME; " + script, sample.path]
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(
+            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try await SampleRunner.deadline(for: process).wait()
+
+        #expect(process.terminationStatus == 64)
+        #expect(message.contains("\(named) ("), "\(message)")
+        #expect(message.contains("is not valid UTF-8"), "\(message)")
+        // Nothing made: no list, and no folder under a name the bytes were turned into (U+FFFD);
+        // only the folder the script made itself, if any.
+        let made = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        #expect(made.count <= 1, "\(made)")
+    }
 }
