@@ -2,8 +2,8 @@
 ///
 /// `SQLitePersistence` runs the effects; this is tested without any file.
 ///
-/// Once the path no longer names the file that was opened (deleted, moved, replaced, emptied by
-/// another program), nothing more is written there, the user is told once, and the list held in
+/// Once the path no longer names the file that was opened (deleted, moved, replaced, emptied or
+/// cut short by another program), nothing more is written there, the user is told once, and the list held in
 /// memory goes whole to a new file beside it, at the next edit or at the end.
 package enum DatabaseLifecycle: Equatable, Sendable {
     /// Being opened and read; nothing else happens until that ends.

@@ -16,6 +16,7 @@ extension ListDatabase {
         try sqliteCall(writing: true) {
             try connection.writing { try apply(write, in: connection) }
         }
+        committed()
         // Lost while the write waited for another program's lock?
         if let reason = lost() { return reason }
         measure()

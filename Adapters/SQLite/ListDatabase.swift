@@ -44,12 +44,15 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
     private(set) var readOnlyReason: String?
-    private var seenDataVersion: Int64 = -1
+    /// `PRAGMA data_version` when the list was last read.
+    var seenDataVersion: Int64 = -1
     /// The file's identity and size when it was opened (see ``lost()``).
-    private var opened: FileIdentity?
+    var opened: FileIdentity?
     /// The least size the file can have unless another program cut it short, and the
     /// `PRAGMA data_version` it holds for (see ``measure()``).
-    private var leastSize: (bytes: Int64, dataVersion: Int64)?
+    var leastSize: (bytes: Int64, dataVersion: Int64)?
+    /// Whether a look is reading the file now, past its check of the path (a test hook).
+    nonisolated let readsChanges = Atomic<Bool>(false)
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -93,9 +96,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         // saved.
         if immutable || connection.isReadOnly {
             readOnlyReason =
-                immutable || (access(path, W_OK) != 0 && errno == EROFS)
+                immutable || isOnReadOnlyDisk
                 ? "it is on a read-only file system"
-                : "SQLite opened it for reading only: it, or its folder, may not be written"
+                : "SQLite opened it for reading only: this user may not write it"
         } else {
             try sqliteCall {
                 try DatabaseSchema.migrate(
@@ -118,7 +121,7 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// The schema version and every row, read in one transaction and decoded, with the rows that
     /// break a rule; `refusingBrokenRows`, the first such row refuses the file.
-    private func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
+    func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
         throws(PersistenceError) -> (version: Int64, elements: [Element], problems: [String])
     {
         let (version, rows) = try sqliteCall {
@@ -134,61 +137,6 @@ actor ListDatabase<Element: SQLiteListElement> {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
         return (version, decoded.elements, decoded.problems.map(\.reason))
-    }
-
-    /// Why the path no longer names the file open here, if it does not: deleted or moved away,
-    /// replaced by another file, or emptied or cut short in place.
-    ///
-    /// One `lstat`: nothing is opened.
-    func lost() -> String? {
-        guard let opened else { return nil }
-        guard let now = FileIdentity(path: path) else {
-            return "it was deleted or moved away by another program"
-        }
-        if now.device != opened.device || now.inode != opened.inode {
-            return "another program replaced it with another file"
-        }
-        if now.size < 100, opened.size >= 100 { return "another program emptied it" }
-        if let leastSize, now.size < leastSize.bytes,
-            (try? connection?.integer("PRAGMA data_version")) == leastSize.dataVersion
-        {
-            return now.size < 100
-                ? "another program emptied it"
-                : "another program cut it short, or wrote a shorter file over it"
-        }
-        return nil
-    }
-
-    /// Notes the least size the file can have from now on, until another connection commits:
-    /// its size now, or its pages' if fewer (what SQLite's next checkpoint may cut it to).
-    ///
-    /// Only another connection's commit can make the list need fewer pages (a VACUUM, a
-    /// restore): then it is measured again. A file shorter than that was cut by another program.
-    func measure() {
-        guard let connection, let before = try? connection.integer("PRAGMA data_version"),
-            let pages = try? connection.integer("PRAGMA page_count"),
-            let pageSize = try? connection.integer("PRAGMA page_size"),
-            let now = FileIdentity(path: path),
-            (try? connection.integer("PRAGMA data_version")) == before
-        else {
-            leastSize = nil
-            return
-        }
-        leastSize = (min(now.size, pages * pageSize), before)
-    }
-
-    /// Folds this connection's commits into the lost file it has open and empties the log
-    /// (SQLite's own checkpoint), so that no later file at the path reads them as its own.
-    func foldLog() {
-        // Not for the same file emptied or cut short in place: the checkpoint would write into
-        // it. A file moved in from elsewhere has no log of its own here, and a reader of it would
-        // take this one's frames for its own.
-        if let now = FileIdentity(path: path), let opened, now.device == opened.device,
-            now.inode == opened.inode
-        {
-            return
-        }
-        _ = try? connection?.strings("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Lets go of the connection.
@@ -207,38 +155,6 @@ actor ListDatabase<Element: SQLiteListElement> {
         connection?.setBusyWait(wait)
     }
 
-    // MARK: Reading what others wrote
-
-    /// Why the file is lost, if it is; else the whole list, if another connection committed since
-    /// the last look (`nil` if none did), with the rows that break a rule.
-    ///
-    /// SQLite's documented way to find another connection's commit is to ask: `PRAGMA
-    /// data_version` changes when one commits. What changed, it does not say: so the list is
-    /// read whole, and the store works out the difference.
-    func look() -> (
-        lost: String?, read: Result<(elements: [Element], problems: [String])?, PersistenceError>
-    ) {
-        if let reason = lost() { return (reason, .success(nil)) }
-        readsChanges.store(true, ordering: .relaxed)
-        defer { readsChanges.store(false, ordering: .relaxed) }
-        return (
-            nil,
-            Result { () throws(PersistenceError) in
-                let connection = try connected()
-                let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
-                defer { measure() }
-                guard version != seenDataVersion else { return nil }
-                let read = try read(connection, refusingBrokenRows: false)
-                // Only once read: a look that failed is tried again at the next poll.
-                seenDataVersion = version
-                return (read.elements, read.problems)
-            }
-        )
-    }
-
-    /// Whether a look is reading the file now, past its check of the path (a test hook).
-    nonisolated let readsChanges = Atomic<Bool>(false)
-
     // MARK: Helpers
 
     /// A connection to the file, and whether it is `immutable`.
@@ -252,9 +168,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             _ = try connection.integer("PRAGMA user_version")
             return (connection, false)
         } catch {
-            guard error.isReadOnly, readOnly || (access(path, W_OK) != 0 && errno == EROFS) else {
-                throw error
-            }
+            guard error.isReadOnly, readOnly || isOnReadOnlyDisk else { throw error }
             if let log = FileIdentity(path: path + "-wal"), log.size > 0 {
                 throw PersistenceError.unreadable(
                     path: path,
@@ -267,6 +181,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             return (reading, true)
         }
     }
+
+    /// Whether the file is on a file system mounted read-only.
+    private var isOnReadOnlyDisk: Bool { access(path, W_OK) != 0 && errno == EROFS }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
         guard let connection else {
@@ -294,21 +211,5 @@ actor ListDatabase<Element: SQLiteListElement> {
                 ? .unwritable(path: path, reason: "\(error)")
                 : .unreadable(path: path, reason: "\(error)")
         }
-    }
-}
-
-/// Which file a path names now (a link itself, not what it names), and how long it is: one
-/// `lstat`, which opens nothing.
-struct FileIdentity: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-
-    init?(path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
     }
 }

@@ -58,8 +58,8 @@ extension SQLitePersistence {
 
     /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
     ///
-    /// A look that finds nothing new costs one trip to the database's queue, for
-    /// `PRAGMA data_version` and one `lstat` of the path.
+    /// A look that finds nothing new costs one trip to the database's queue: a few pragmas
+    /// (`data_version`, `page_count`) and two `lstat`s of the path.
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
         watching = true
         guard let interval else { return }

@@ -15,7 +15,7 @@ import MVCTracing
 ///   full disk) stays queued, with the status `.failed`, and is tried again.
 /// - Reading: every poll interval it asks SQLite whether another connection committed; after a
 ///   commit it reads the whole list off the main actor and the store merges it in.
-/// - A file deleted, moved, replaced or emptied while open is noticed at the next look or write:
+/// - A file deleted, moved, replaced, emptied or cut short while open is noticed at the next look or write:
 ///   nothing more is written at its path, the user is told once, and the whole list goes to a new
 ///   file beside it (`name.recovered.sqlite`) at the next edit or at the end.
 ///
@@ -278,12 +278,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     package static func recoveryURL(for url: URL) -> URL {
         let stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        for number in 1... {
+        var number = 1
+        while true {
             let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
             let candidate = url.deletingLastPathComponent().appending(path: name)
             if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            number += 1
         }
-        return url
     }
 
     /// Writes the whole list to `target`, a new file, then keeps the list there.

@@ -56,8 +56,11 @@ let convertURL: URL?
 do throws(UsageError) {
     // Paths are built from these bytes too: taken as given, or refused, as an argument's.
     let given = [arguments.values["--store"], arguments.values["--convert"]].compactMap { $0 }
+    // The default location is under $XDG_DATA_HOME if that is an absolute path, else $HOME.
+    let dataHome = getenv("XDG_DATA_HOME").map { $0.pointee == UInt8(ascii: "/") } == true
     try checkPathBytes(
-        environment: arguments.values["--store"] == nil ? ["XDG_DATA_HOME", "HOME"] : [],
+        environment: arguments.values["--store"] != nil
+            ? [] : [dataHome ? "XDG_DATA_HOME" : "HOME"],
         currentFolder: given.contains { !$0.hasPrefix("/") })
     storeURL =
         try arguments.values["--store"].map { (text) throws(UsageError) in

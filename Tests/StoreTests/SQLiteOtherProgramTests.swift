@@ -165,6 +165,34 @@ struct SQLiteOtherProgramTests {
             ])
     }
 
+    @Test(
+        "a database another program set to auto_vacuum shrinks under this process's own deletes and checkpoints, and is never taken for one cut short"
+    )
+    func ownDeletesShrinkIt() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.autoVacuum, url)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        // Long enough for SQLite's own checkpoints (every 1,000 pages of log) to come inside
+        // this process's commits, deletes among them, each cutting the file to fewer pages.
+        for number in 1...300 {
+            try store.add(
+                Attraction(name: "Hall \(number)", notes: String(repeating: "x", count: 2_000)))
+        }
+        try await persistence.flush()
+        while store.elements.count > 1 { _ = try store.delete(at: 1) }
+        try await persistence.flush()
+        persistence.lookForChanges()
+        try await persistence.flush()
+
+        #expect(store.notice.value == nil, "\(String(describing: store.notice.value))")
+        #expect(persistence.url == url)
+        try await persistence.close()
+        #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
+    }
+
     private static func fileState(_ url: URL) -> [String]? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
             return nil
@@ -348,6 +376,15 @@ final class OtherSQLiteProgram: Sendable {
             "INSERT INTO elements (id, rank, name, notes) VALUES (?, (SELECT max(rank) FROM elements) + 4294967296, ?, '')",
             (key, sys.argv[2]))
         connection.execute("COMMIT")
+        """
+
+    /// Turns `auto_vacuum` on, so that a delete gives the file's free pages back at its commit.
+    static let autoVacuum = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+        connection.execute("PRAGMA auto_vacuum = FULL")
+        connection.execute("VACUUM")
+        assert connection.execute("PRAGMA auto_vacuum").fetchone() == (1,)
         """
 
     /// The names of the database's tables, one a line, and `PRAGMA integrity_check` must be ok.

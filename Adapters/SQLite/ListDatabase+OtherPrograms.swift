@@ -1,0 +1,120 @@
+import Foundation
+import MVCStore
+import Synchronization
+
+/// What other programs did: a commit to take in, or a file deleted, moved, replaced, emptied or
+/// cut short under this one, found without opening any of the database's files outside SQLite.
+extension ListDatabase {
+    /// Why the path no longer names the file open here, if it does not: deleted or moved away,
+    /// replaced by another file, or emptied or cut short in place.
+    ///
+    /// One `lstat` (nothing is opened), and `PRAGMA data_version` if the file got shorter.
+    func lost() -> String? {
+        guard let opened else { return nil }
+        guard let now = FileIdentity(path: path) else {
+            return "it was deleted or moved away by another program"
+        }
+        if now.device != opened.device || now.inode != opened.inode {
+            return "another program replaced it with another file"
+        }
+        if now.size < 100, opened.size >= 100 { return "another program emptied it" }
+        if let leastSize, now.size < leastSize.bytes,
+            (try? connection?.integer("PRAGMA data_version")) == leastSize.dataVersion
+        {
+            return now.size < 100
+                ? "another program emptied it"
+                : "another program cut it short, or wrote a shorter file over it"
+        }
+        return nil
+    }
+
+    /// Notes the least size the file can have from now on, until another connection commits:
+    /// its size now, or its pages' if fewer (what SQLite's next checkpoint may cut it to).
+    ///
+    /// Only a commit can make the list need fewer pages (a VACUUM, a restore, a delete where
+    /// `auto_vacuum` is on): another connection's changes `data_version`, and the file is then
+    /// measured again; this connection's own lowers the bound at once (``committed()``). A file
+    /// shorter than that was cut by another program. Where SQLite cannot answer (a lock held past
+    /// the busy wait), nothing is noted, and the next look or write measures again.
+    func measure() {
+        guard let connection, let before = try? connection.integer("PRAGMA data_version"),
+            let pages = try? connection.integer("PRAGMA page_count"),
+            let pageSize = try? connection.integer("PRAGMA page_size"),
+            let now = FileIdentity(path: path),
+            (try? connection.integer("PRAGMA data_version")) == before
+        else {
+            leastSize = nil
+            return
+        }
+        leastSize = (min(now.size, pages * pageSize), before)
+    }
+
+    /// After this connection's own commit: the list may need fewer pages now.
+    func committed() {
+        guard let bound = leastSize, let connection,
+            let pages = try? connection.integer("PRAGMA page_count"),
+            let pageSize = try? connection.integer("PRAGMA page_size")
+        else { return }
+        leastSize = (min(bound.bytes, pages * pageSize), bound.dataVersion)
+    }
+
+    /// Folds this connection's commits into the lost file it has open and empties the log
+    /// (SQLite's own checkpoint), so that no later file at the path reads them as its own.
+    ///
+    /// Done where nothing is at the path, or another file that no other connection has written
+    /// through the log at the path since the last look (its commits would go into the lost file).
+    /// Not for the same file emptied or cut short in place: the checkpoint would write into it.
+    func foldLog() {
+        guard let connection else { return }
+        if let now = FileIdentity(path: path) {
+            if let opened, now.device == opened.device, now.inode == opened.inode { return }
+            guard (try? connection.integer("PRAGMA data_version")) == seenDataVersion else {
+                return
+            }
+        }
+        _ = try? connection.strings("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Why the file is lost, if it is; else the whole list, if another connection committed since
+    /// the last look (`nil` if none did), with the rows that break a rule.
+    ///
+    /// SQLite's documented way to find another connection's commit is to ask: `PRAGMA
+    /// data_version` changes when one commits. What changed, it does not say: so the list is
+    /// read whole, and the store works out the difference.
+    func look() -> (
+        lost: String?, read: Result<(elements: [Element], problems: [String])?, PersistenceError>
+    ) {
+        if let reason = lost() { return (reason, .success(nil)) }
+        readsChanges.store(true, ordering: .relaxed)
+        defer { readsChanges.store(false, ordering: .relaxed) }
+        return (
+            nil,
+            Result { () throws(PersistenceError) in
+                let connection = try connected()
+                let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
+                defer { measure() }
+                guard version != seenDataVersion else { return nil }
+                let read = try read(connection, refusingBrokenRows: false)
+                // Only once read: a look that failed is tried again at the next poll.
+                seenDataVersion = version
+                return (read.elements, read.problems)
+            }
+        )
+    }
+}
+
+/// Which file a path names now (a link itself, not what it names), and how long it is: one
+/// `lstat`, which opens nothing.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+
+    init?(path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+    }
+}
