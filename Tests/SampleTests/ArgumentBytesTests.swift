@@ -8,30 +8,12 @@ struct ArgumentBytesTests {
         "a --store whose bytes are not UTF-8 is refused, naming them, and no file is made",
         arguments: ["json", "sqlite"])
     func storeNotUTF8(format: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(
-            path: "argument-bytes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sample = try SampleRunner.executable(named: "attractions")
-        // A shell passes the byte 0xFF as it is; Foundation's `Process` takes only strings.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "exec \"$0\" --store \"$(printf 'list-\\377.\(format)')\" </dev/null",
-            sample.path,
-        ]
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(
-            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try await SampleRunner.deadline(for: process).wait()
+        let (status, message, made) = try await Self.runAttractions(
+            "exec \"$0\" --store \"$(printf 'list-\\377.\(format)')\" </dev/null")
 
-        #expect(process.terminationStatus == 64)
+        #expect(status == 64)
         #expect(message.contains("(list-\\xff.\(format)) is not valid UTF-8"), "\(message)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+        #expect(made == [])
     }
 
     @Test(
@@ -44,14 +26,30 @@ struct ArgumentBytesTests {
             ),
         ])
     func environmentNotUTF8(script: String, named: String) async throws {
+        let (status, message, made) = try await Self.runAttractions(
+            "unset XDG_DATA_HOME; " + script)
+
+        #expect(status == 64)
+        #expect(message.contains("\(named) ("), "\(message)")
+        #expect(message.contains("is not valid UTF-8"), "\(message)")
+        // Nothing made: no list, and no folder under a name the bytes were turned into (U+FFFD);
+        // only the folder the script made itself, if any.
+        #expect(made.count <= 1, "\(made)")
+    }
+
+    /// Runs `script` in `sh`, with the sample's path as `$0`, in a new empty folder: the exit
+    /// status, what it wrote to standard error, and what is in the folder after it. (A shell
+    /// passes the byte 0xFF as it is; Foundation's `Process` takes only strings.)
+    private static func runAttractions(_ script: String) async throws -> (
+        status: Int32, errors: String, made: [String]
+    ) {
         let folder = FileManager.default.temporaryDirectory.appending(
-            path: "environment-bytes-\(UUID().uuidString)")
+            path: "argument-bytes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sample = try SampleRunner.executable(named: "attractions")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "unset XDG_DATA_HOME; " + script, sample.path]
+        process.arguments = ["-c", script, try SampleRunner.executable(named: "attractions").path]
         process.currentDirectoryURL = folder
         let errors = Pipe()
         process.standardError = errors
@@ -60,13 +58,9 @@ struct ArgumentBytesTests {
         let message = String(
             decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         try await SampleRunner.deadline(for: process).wait()
-
-        #expect(process.terminationStatus == 64)
-        #expect(message.contains("\(named) ("), "\(message)")
-        #expect(message.contains("is not valid UTF-8"), "\(message)")
-        // Nothing made: no list, and no folder under a name the bytes were turned into (U+FFFD);
-        // only the folder the script made itself, if any.
-        let made = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
-        #expect(made.count <= 1, "\(made)")
+        return (
+            process.terminationStatus, message,
+            try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        )
     }
 }
