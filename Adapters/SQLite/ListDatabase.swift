@@ -149,11 +149,15 @@ actor ListDatabase<Element: SQLiteListElement> {
         leastSize = nil
     }
 
-    /// How long each write waits for another process's lock from now on.
+    /// Lets the writes from now on wait for another process's lock for `wait` in all, however
+    /// many there are: each is given what is left of it (closing's patience).
     func waitForLocks(_ wait: Duration) {
         lockWait = wait
-        connection?.setBusyWait(wait)
+        waitingUntil = .now + wait
     }
+
+    /// When the writes stop waiting for other processes' locks, once `waitForLocks(_:)` set it.
+    private(set) var waitingUntil: ContinuousClock.Instant?
 
     // MARK: Helpers
 

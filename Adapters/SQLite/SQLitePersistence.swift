@@ -112,9 +112,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Writes what is queued, then closes the database; returns after the last look has ended,
     /// leaving no notice, status change or open file behind.
     ///
-    /// While another program keeps the database locked, each write waits for up to `patience`
-    /// (SQLite's busy wait), so that a busy moment at the end of a program loses nothing. A file
-    /// lost meanwhile gets the list written beside it first.
+    /// While another program keeps the database locked, the writes wait for up to `patience` in
+    /// all (SQLite's busy wait, given what is left of it at each write), so that a busy moment at
+    /// the end of a program loses nothing, and a program that keeps taking the lock back cannot
+    /// keep this one from ending. A file lost meanwhile gets the list written beside it first.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
