@@ -35,7 +35,7 @@ extension ListDatabase {
     /// `auto_vacuum` is on): another connection's changes `data_version`, and the file is then
     /// measured again; this connection's own lowers the bound at once (``committed()``). A file
     /// shorter than that was cut by another program. Where SQLite cannot answer (a lock held past
-    /// the busy wait), nothing is noted, and the next look or write measures again.
+    /// the busy wait), nothing is noted, and the next look measures again.
     func measure() {
         guard let connection, let before = try? connection.integer("PRAGMA data_version"),
             let pages = try? connection.integer("PRAGMA page_count"),
@@ -46,16 +46,19 @@ extension ListDatabase {
             leastSize = nil
             return
         }
-        leastSize = (min(now.size, pages * pageSize), before)
+        leastSize = (min(now.size, pages * pageSize), before, pageSize)
     }
 
-    /// After this connection's own commit: the list may need fewer pages now.
+    /// Lowers the least size after this connection's own commit, which may need fewer pages.
+    ///
+    /// One statement: the page size is the one measured (only a VACUUM changes it, a commit).
     func committed() {
-        guard let bound = leastSize, let connection,
-            let pages = try? connection.integer("PRAGMA page_count"),
-            let pageSize = try? connection.integer("PRAGMA page_size")
-        else { return }
-        leastSize = (min(bound.bytes, pages * pageSize), bound.dataVersion)
+        guard let bound = leastSize else { return }
+        guard let pages = try? connection?.integer("PRAGMA page_count") else {
+            leastSize = nil
+            return
+        }
+        leastSize?.bytes = min(bound.bytes, pages * bound.pageSize)
     }
 
     /// Folds this connection's commits into the lost file it has open and empties the log

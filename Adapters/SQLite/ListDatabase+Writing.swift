@@ -19,9 +19,7 @@ extension ListDatabase {
         }
         committed()
         // Lost while the write waited for another program's lock?
-        if let reason = lost() { return reason }
-        measure()
-        return nil
+        return lost()
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.

@@ -50,7 +50,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     var opened: FileIdentity?
     /// The least size the file can have unless another program cut it short, and the
     /// `PRAGMA data_version` it holds for (see ``measure()``).
-    var leastSize: (bytes: Int64, dataVersion: Int64)?
+    var leastSize: (bytes: Int64, dataVersion: Int64, pageSize: Int64)?
     /// Whether a look is reading the file now, past its check of the path (a test hook).
     nonisolated let readsChanges = Atomic<Bool>(false)
     /// Inserts a row: id, rank, then each described field.
