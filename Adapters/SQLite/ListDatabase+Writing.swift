@@ -13,7 +13,7 @@ extension ListDatabase {
         if let reason = lost() { return reason }
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
-        if let locksEnd = waitingUntil { connection.setBusyWait(max(.zero, locksEnd - .now)) }
+        if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
         try sqliteCall(writing: true) {
             try connection.writing { try apply(write, in: connection) }
         }
