@@ -167,9 +167,14 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
             case .checkFile(let base):
                 startCheck(against: base)
             case .reconcile(let base, let fileDocument, let notices):
+                // The version agreed on before is let go off the main actor once taken in: it is
+                // held in a box the task empties, not captured (the task would free it here).
+                let agreed = Box(base)
                 Task {
-                    let current = await takeIn(fileDocument, base: base, notices: notices)
+                    let current = await takeIn(fileDocument, base: agreed.value, notices: notices)
                     run(state.reconciled(current))
+                    let replaced = agreed.value.take()
+                    Task.detached(priority: .background) { withExtendedLifetime(replaced) {} }
                 }
             case .notify(let message):
                 tracer.record(from: .persistence, to: .store, message)
@@ -264,4 +269,10 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         }
         return await reconcile(base, fileDocument, notices)
     }
+}
+
+/// A value a task can let go of before it ends.
+private final class Box<Value> {
+    var value: Value?
+    init(_ value: Value?) { self.value = value }
 }

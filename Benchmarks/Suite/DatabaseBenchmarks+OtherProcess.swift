@@ -5,6 +5,7 @@ import MVCObservation
 import MVCPersistence
 import MVCSQLiteStore
 import MVCStore
+import Synchronization
 
 /// Another process's edit: how soon it is seen, and how long the main actor is kept busy.
 extension DatabaseBenchmarks {
@@ -192,34 +193,43 @@ final class EditChild {
     }
 }
 
-/// Measures how long the main actor keeps others waiting: every millisecond, a task off the main
-/// actor asks it to run an empty job, and the longest wait is kept.
-@MainActor
-final class MainActorProbe {
-    private var task: Task<Double, Never>?
+/// Measures how long the main actor keeps others waiting: every millisecond, a thread of the
+/// probe's own asks the main actor's queue to run an empty block, and the longest wait is kept.
+///
+/// A thread, not a task: the work measured keeps the cooperative pool busy (decoding, merging),
+/// and a task's wait for a pool thread would be counted as the main actor's.
+final class MainActorProbe: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let longest = Mutex<Double>(0)
+    private let finished = DispatchSemaphore(value: 0)
 
     func start() {
-        task = Task.detached {
-            var longest = 0.0
+        let thread = Thread { [self] in
             let clock = ContinuousClock()
-            while !Task.isCancelled {
+            let ran = DispatchSemaphore(value: 0)
+            while !stopped.load(ordering: .relaxed) {
                 let asked = clock.now
-                await MainActor.run {}
+                // The main actor's jobs run on the main queue, in order with this block.
+                DispatchQueue.main.async { ran.signal() }
+                ran.wait()
                 let waited = asked.duration(to: clock.now)
-                longest = max(
-                    longest,
+                let milliseconds =
                     Double(waited.components.seconds) * 1e3
-                        + Double(waited.components.attoseconds) / 1e15)
-                try? await Task.sleep(for: .milliseconds(1))
+                    + Double(waited.components.attoseconds) / 1e15
+                longest.withLock { $0 = max($0, milliseconds) }
+                usleep(1_000)
             }
-            return longest
+            finished.signal()
         }
+        thread.start()
     }
 
     /// Stops probing; the longest wait in milliseconds.
     func stop() async -> Double {
-        task?.cancel()
-        return await task?.value ?? .nan
+        stopped.store(true, ordering: .relaxed)
+        // Waited for off the main actor: the probe's last block needs it.
+        await Task.detached { [finished] in finished.wait() }.value
+        return longest.withLock { $0 }
     }
 }
 
