@@ -8,11 +8,10 @@ struct StoredRows: Sendable {
     /// Each row's field texts, `Element.fields.count` per row; `nil` keeps the field's default.
     var texts: [String?] = []
 
-    /// Every row's text, in list order.
+    /// Every row's text, in list order, from a table with these `columns`.
     static func read<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, for _: Element.Type
+        _ connection: SQLiteConnection, for _: Element.Type, columns existing: Set<String>
     ) throws -> StoredRows {
-        let existing = Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
         let fields = Element.fields
         // A described field without a column yet (a database made before it) reads as NULL.
         let columns = fields.map {

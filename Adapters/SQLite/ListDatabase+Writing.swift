@@ -14,8 +14,21 @@ extension ListDatabase {
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
-        try sqliteCall(writing: true) {
-            try connection.writing { try apply(write, in: connection) }
+        do {
+            try sqliteCall(writing: true) {
+                try connection.writing { try apply(write, in: connection) }
+            }
+        } catch {
+            // Failed because another program changed the tables: told as a damaged file.
+            if error != locked(for: lockWait),
+                case .failure(let problem) = Result(catching: { () throws(PersistenceError) in
+                    try sqliteCall { try connection.reading { try checkedSchema(connection) } }
+                }),
+                case .corrupt = problem
+            {
+                throw problem
+            }
+            throw error
         }
         committed()
         // Lost while the write waited for another program's lock?
@@ -33,9 +46,13 @@ extension ListDatabase {
     static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
         let taken = PersistenceError.unwritable(
             path: url.path, reason: "a file is already there; it was left as it is")
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw taken }
+        guard FileIdentity(path: url.path) == nil else { throw taken }
+        if let leftover = leftoverCompanion(of: url.path) {
+            throw .unwritable(path: url.path, reason: leftover)
+        }
+        // A short name: SQLite must have room for its `-journal` suffix however long `url`'s is.
         let building = url.deletingLastPathComponent().appending(
-            path: ".\(url.lastPathComponent).\(UUID().uuidString).building")
+            path: ".\(UUID().uuidString).building")
         let database = ListDatabase(url: building)
         defer {
             for suffix in ["", "-wal", "-shm"] { unlink(building.path + suffix) }
@@ -53,6 +70,16 @@ extension ListDatabase {
             if errno == EEXIST { throw taken }
             throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    /// Why no new database may be made at `path`, if one may not: a `-wal` or `-journal` with
+    /// something in it is there, which SQLite would read into the new database.
+    static func leftoverCompanion(of path: String) -> String? {
+        let suffixes = ["-wal", "-journal"]
+        guard let suffix = suffixes.first(where: { (FileIdentity(path: path + $0)?.size ?? 0) > 0 })
+        else { return nil }
+        return
+            "there is no database here, but \(path)\(suffix) is there, left by another one, and SQLite would read it into a new database; it was left as it is (move it away, or put back the database it belongs to)"
     }
 
     /// Writes `elements` into the new database just opened, in one transaction, and empties

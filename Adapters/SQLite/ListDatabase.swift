@@ -44,6 +44,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
     private(set) var readOnlyReason: String?
+    /// The described fields' columns when the file was opened, which every later read needs.
+    private(set) var fieldColumns: Set<String> = []
     /// `PRAGMA data_version` when the list was last read.
     var seenDataVersion: Int64 = -1
     /// The file's identity and size when it was opened (see ``lost()``).
@@ -88,6 +90,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         {
             throw .unreadable(path: path, reason: "it is a folder")
         }
+        if FileIdentity(path: path) == nil, let leftover = Self.leftoverCompanion(of: path) {
+            throw .unwritable(path: path, reason: leftover)
+        }
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
@@ -106,6 +111,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         self.connection = connection
+        fieldColumns = try sqliteCall {
+            Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
+        }.intersection(Element.fields.map(\.name))
         seenDataVersion = dataVersion
         opened = FileIdentity(path: path)
         measure()
@@ -126,10 +134,11 @@ actor ListDatabase<Element: SQLiteListElement> {
     {
         let (version, rows) = try sqliteCall {
             try connection.reading { () throws -> (Int64, StoredRows) in
-                let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-                let rows =
-                    version == 0 ? StoredRows() : try StoredRows.read(connection, for: Element.self)
-                return (version, rows)
+                let (version, columns) = try checkedSchema(connection)
+                guard version > 0 else { return (version, StoredRows()) }
+                return (
+                    version, try StoredRows.read(connection, for: Element.self, columns: columns)
+                )
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
@@ -137,6 +146,21 @@ actor ListDatabase<Element: SQLiteListElement> {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
         return (version, decoded.elements, decoded.problems.map(\.reason))
+    }
+
+    /// The schema version and the elements table's columns, once `DatabaseSchema.check` passes
+    /// and every field column the file had at opening is still there (a field whose column another
+    /// program removed or renamed would read as its default in every row).
+    func checkedSchema(_ connection: SQLiteConnection) throws -> (Int64, columns: Set<String>) {
+        let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
+        guard version > 0 else { return (version, []) }
+        let columns = Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
+        if let gone = fieldColumns.first(where: { !columns.contains($0) }) {
+            throw PersistenceError.corrupt(
+                path: path,
+                reason: "its column \(gone) was removed or renamed")
+        }
+        return (version, columns)
     }
 
     /// Lets go of the connection.

@@ -35,13 +35,17 @@ extension SQLitePersistence {
         switch read {
         case .success(let read?):
             lookProblem = nil
+            // Each row skipped is told once, not at every commit while it is there.
+            let notices = read.problems.filter { !skippedRows.contains($0) }.map {
+                "skipped a row another program wrote: \($0)"
+            }
+            skippedRows = Set(read.problems)
             // A commit that left the list as it was (the switch to WAL of a new file, say)
             // brings nothing: compared off the main actor.
-            let unchanged = await Task.detached { read.elements == base }.value
-            if !unchanged {
-                _ = await store.takeIn(
-                    base: base, fileVersion: read.elements,
-                    notices: read.problems.map { "skipped a row another program wrote: \($0)" })
+            if await Task.detached(operation: { read.elements == base }).value {
+                for notice in notices { store.postNotice(notice) }
+            } else {
+                _ = await store.takeIn(base: base, fileVersion: read.elements, notices: notices)
             }
             // Freeing a long list takes a while: off the main actor.
             Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }

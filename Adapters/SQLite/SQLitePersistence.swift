@@ -15,9 +15,10 @@ import MVCTracing
 ///   full disk) stays queued, with the status `.failed`, and is tried again.
 /// - Reading: every poll interval it asks SQLite whether another connection committed; after a
 ///   commit it reads the whole list off the main actor and the store merges it in.
-/// - A file deleted, moved, replaced, emptied or cut short while open is noticed at the next look or write:
-///   nothing more is written at its path, the user is told once, and the whole list goes to a new
-///   file beside it (`name.recovered.sqlite`) at the next edit or at the end.
+/// - A file deleted, moved, replaced, emptied or cut short while open (or a column of it removed
+///   or renamed) is noticed at the next look or write: nothing more is written at its path, the
+///   user is told once, and the whole list goes to a new file beside it (`name.recovered.sqlite`)
+///   at the next edit or at the end.
 ///
 /// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One worker
 /// does the work (writing, recovering, looking), one thing at a time, so no two of them meet.
@@ -47,8 +48,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var recoveryTarget: URL?
     private var isRecovering = false
     var wantsLook = false
-    /// The last problem a look told of, so that one that lasts is told once.
+    /// The last problem a look told of, and the rows it skipped, so that each is told once.
     var lookProblem: String?
+    var skippedRows: Set<String> = []
 
     /// How long closing waits for another program's lock (set once closing has begun).
     private var closingPatience: Duration?
@@ -274,18 +276,24 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         if !pending.isEmpty { run(lifecycle.handle(.edited, path: database.path)) }
     }
 
-    /// The first name beside `url` that no file has: `name.recovered.ext`, then
-    /// `name.recovered-2.ext`, and so on.
+    /// The first name beside `url` that no file has, nor SQLite's companions of one:
+    /// `name.recovered.ext`, then `name.recovered-2.ext`, and so on (the name shortened if SQLite
+    /// would have no room for its `-journal` suffix).
     package static func recoveryURL(for url: URL) -> URL {
-        let stem = url.deletingPathExtension().lastPathComponent
+        var stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        var number = 1
-        while true {
+        while !stem.isEmpty,
+            stem.utf8.count + suffix.utf8.count + ".recovered-99-journal".count > 255
+        {
+            stem.removeLast()
+        }
+        for number in 1... {
             let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
             let candidate = url.deletingLastPathComponent().appending(path: name)
-            if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            number += 1
+            let names = ["", "-wal", "-shm", "-journal"].map { candidate.path + $0 }
+            if names.allSatisfy({ FileIdentity(path: $0) == nil }) { return candidate }
         }
+        return url
     }
 
     /// Writes the whole list to `target`, a new file, then keeps the list there.
@@ -301,11 +309,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             "write the list to \(target.lastPathComponent) (\(Element.counted(elements.count)))")
         do throws(PersistenceError) {
             var target = target
+            // Its folder moved away with the file: made again, as the JSON document's is.
+            try? FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             do throws(PersistenceError) {
                 try await ListDatabase<Element>.create(elements, at: target)
             } catch {
                 // Taken meanwhile (another program lost the same file, say): the next free name.
-                guard FileManager.default.fileExists(atPath: target.path) else { throw error }
+                guard Self.recoveryURL(for: database.url) != target else { throw error }
                 target = Self.recoveryURL(for: database.url)
                 try await ListDatabase<Element>.create(elements, at: target)
                 store.postNotice("the list open here goes to \(target.path) instead")

@@ -1,0 +1,237 @@
+import Foundation
+
+/// Another program on the database, run as a child process with Python's `sqlite3` module.
+final class OtherSQLiteProgram: Sendable {
+    private let process: Process
+    private let output: Pipe
+    private let input: Pipe
+
+    private init(process: Process, output: Pipe, input: Pipe) {
+        self.process = process
+        self.output = output
+        self.input = input
+    }
+
+    /// Starts a program that takes the write lock of the database at `url` (an exclusive
+    /// transaction), says so, and holds it until ``release()``.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func holdingWriteLock(on url: URL) async throws -> OtherSQLiteProgram {
+        try await holding("BEGIN EXCLUSIVE", on: url)
+    }
+
+    /// Starts a program that begins a write transaction on the database at `url`, runs `sql` in
+    /// it, and holds it (and the write lock) until ``release()`` commits it.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func holdingWriteLock(on url: URL, writing sql: String) async throws
+        -> OtherSQLiteProgram
+    {
+        try await holding("BEGIN IMMEDIATE;" + sql, on: url)
+    }
+
+    /// Starts a program that holds the locks of the log's index of the database at `url` (bytes
+    /// 120 to 127 of its `-shm` file, as SQLite recovering the log holds them) until
+    /// ``release()``.
+    ///
+    /// - Returns: Once the other program holds them.
+    static func holdingIndexLocks(of url: URL) async throws -> OtherSQLiteProgram {
+        let script = """
+            import fcntl, os, sys
+            index = os.open(sys.argv[1] + "-shm", os.O_RDWR)
+            fcntl.lockf(index, fcntl.LOCK_EX | fcntl.LOCK_NB, 8, 120, 0)
+            print("locked", flush=True)
+            sys.stdin.readline()
+            print("released", flush=True)
+            """
+        return try await startHolding(script, arguments: [url.path])
+    }
+
+    /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
+    /// in SQLite's default rollback mode) and begins a write to it, holding the lock that lets
+    /// others read but not write, until ``release()``.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func writingNewFile(at url: URL) async throws -> OtherSQLiteProgram {
+        try await holding("CREATE TABLE t (x); DROP TABLE t; BEGIN IMMEDIATE", on: url)
+    }
+
+    /// Starts a program that runs `begin` on the database at `url`, says so, waits for
+    /// ``release()`` (or for this process to end), then commits and exits.
+    private static func holding(_ begin: String, on url: URL) async throws -> OtherSQLiteProgram {
+        let script = """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            for statement in sys.argv[2].split(";"):
+                connection.execute(statement).fetchall()
+            print("locked", flush=True)
+            sys.stdin.readline()
+            connection.execute("COMMIT")
+            print("released", flush=True)
+            """
+        return try await startHolding(script, arguments: [url.path, begin])
+    }
+
+    /// Starts `script`, and returns once it says "locked".
+    private static func startHolding(_ script: String, arguments: [String]) async throws
+        -> OtherSQLiteProgram
+    {
+        let program = try start(script, arguments: arguments)
+        let first = await program.nextLine()
+        guard first == "locked" else {
+            throw OtherProgramFailure(description: "the other program said \(first ?? "nothing")")
+        }
+        return program
+    }
+
+    /// Prints the names in the list, in order, comma-separated.
+    static let names = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1])
+        rows = connection.execute("SELECT name FROM elements ORDER BY rank").fetchall()
+        print(",".join(row[0] for row in rows))
+        """
+
+    /// Prints what SQLite's `PRAGMA integrity_check` says of the file ("ok" if nothing is wrong).
+    static let integrity = """
+        import sqlite3, sys
+        print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])
+        """
+
+    /// Runs the SQL in `sys.argv[2]`, as someone at the `sqlite3` prompt would.
+    static let execute = """
+        import sqlite3, sys
+        sqlite3.connect(sys.argv[1], isolation_level=None).executescript(sys.argv[2])
+        """
+
+    /// Inserts an attraction named `sys.argv[2]` at the end, in plain SQL.
+    static let insert = """
+        import sqlite3, sys, uuid
+        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
+        key = str(uuid.uuid4()).upper()
+        connection.execute(
+            "INSERT INTO elements (id, rank, name, notes) VALUES (?, (SELECT max(rank) FROM elements) + 4294967296, ?, '')",
+            (key, sys.argv[2]))
+        connection.execute("COMMIT")
+        """
+
+    /// Turns `auto_vacuum` on, so that a delete gives the file's free pages back at its commit.
+    static let autoVacuum = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+        connection.execute("PRAGMA auto_vacuum = FULL")
+        connection.execute("VACUUM")
+        assert connection.execute("PRAGMA auto_vacuum").fetchone() == (1,)
+        """
+
+    /// The names of the database's tables, one a line, and `PRAGMA integrity_check` must be ok.
+    static let tables = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1])
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            print(name)
+        """
+
+    /// Deletes the file (`delete`), puts another database in its place (`replace`), empties it
+    /// in place (`empty`), cuts it short to its first page (`truncate`), or moves its folder
+    /// away (`move-folder`, to the folder's name with `.moved`).
+    static let lose = """
+        import os, sqlite3, sys
+        path, how = sys.argv[1], sys.argv[2]
+        if how == "delete":
+            os.remove(path)
+        elif how == "replace":
+            other = path + ".new"
+            connection = sqlite3.connect(other)
+            connection.execute("CREATE TABLE notes (text TEXT)")
+            connection.commit()
+            connection.close()
+            os.replace(other, path)
+        elif how == "move-folder":
+            folder = os.path.dirname(path)
+            os.rename(folder, folder + ".moved")
+        elif how == "truncate":
+            # The first page kept: SQLite's header, which still counts the pages cut off.
+            os.truncate(path, 4096)
+        else:
+            open(path, "w").close()
+        """
+
+    /// Runs `script` with the database's path and `arguments`, to its end; what it printed.
+    @discardableResult
+    static func run(_ script: String, _ url: URL, _ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, url.path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw OtherProgramFailure(
+                description: "the other program exited with \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func start(_ script: String, arguments: [String]) throws -> OtherSQLiteProgram {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        return OtherSQLiteProgram(process: process, output: output, input: input)
+    }
+
+    /// Tells a holding program to let go, and returns once it has and has exited.
+    func release() async throws {
+        // Its input closed (not written to, which would raise SIGPIPE here were it gone).
+        try input.fileHandleForWriting.close()
+        try await finished()
+    }
+
+    /// The next line the program prints, read on a thread of its own (the read blocks).
+    private func nextLine() async -> String? {
+        let handle = output.fileHandleForReading
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var bytes: [UInt8] = []
+                while true {
+                    let byte = handle.readData(ofLength: 1)
+                    guard let first = byte.first, first != UInt8(ascii: "\n") else { break }
+                    bytes.append(first)
+                }
+                continuation.resume(
+                    returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Returns once the program has let go of the lock and exited; throws if it failed.
+    private func finished() async throws {
+        let line = await nextLine()
+        let process = self.process
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        guard line == "released", process.terminationStatus == 0 else {
+            throw OtherProgramFailure(
+                description:
+                    "the other program exited with \(process.terminationStatus) after saying \(line ?? "nothing")"
+            )
+        }
+    }
+}
+
+struct OtherProgramFailure: Error, CustomStringConvertible {
+    var description: String
+}

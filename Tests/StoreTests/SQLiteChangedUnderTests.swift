@@ -1,0 +1,176 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCSQLiteStore
+import MVCStore
+import Testing
+
+/// What another program can change around an open database besides the file itself.
+///
+/// Its folder, its tables, its rows, and the names a recovery file would take: each case from a
+/// hostile run of the sample, with a real second process (Python's `sqlite3` module).
+@MainActor
+@Suite("The SQLite store when another program changes what is around it")
+struct SQLiteChangedUnderTests {
+    /// Records the store's notices, in order.
+    @MainActor
+    private final class Notices {
+        var messages: [String] = []
+        var token: ObservationToken?
+
+        init(_ store: AttractionStore) {
+            token = store.notice.observe(options: .new) { [weak self] change in
+                if let notice = change.newValue ?? nil { self?.messages.append(notice.message) }
+            }
+        }
+    }
+
+    @Test(
+        "a database whose folder another program moves away is told once, and the list goes whole to its old path, the folder made again"
+    )
+    func folderMovedAway() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.file("d"), withIntermediateDirectories: true)
+        let url = folder.file("d/s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        let notices = Notices(store)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder")
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        let recovered = folder.file("d/s.recovered.sqlite")
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains(recovered.path) == true)
+        #expect(try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay"])
+        // The file that moved with its folder is as it was left.
+        #expect(try ListOnDisk.read(folder.file("d.moved/s.sqlite")).map(\.name) == ["Louvre"])
+    }
+
+    @Test(
+        "a database with a name near the longest SQLite takes is recovered beside it under a shorter name"
+    )
+    func longNameRecovered() async throws {
+        let folder = try TemporaryFolder()
+        // 247 bytes: the longest name the store takes (SQLite adds "-journal").
+        let url = folder.file(String(repeating: "s", count: 240) + ".sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        let recovered = persistence.url
+        #expect(recovered.lastPathComponent.hasSuffix(".recovered.sqlite"))
+        #expect(recovered.lastPathComponent.utf8.count <= 247)
+        #expect(try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test(
+        "a recovery file is never made under a name another database's log is left at: the name is passed over, the log kept"
+    )
+    func recoveryBesideALeftoverLog() async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        let leftover = folder.file("s.recovered.sqlite-wal")
+        let bytes = Data("another database's log".utf8)
+        try bytes.write(to: leftover)
+
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(persistence.url == folder.file("s.recovered-2.sqlite"))
+        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
+        #expect(!FileManager.default.fileExists(atPath: folder.file("s.recovered.sqlite").path))
+        #expect(try Data(contentsOf: leftover) == bytes)
+    }
+
+    @Test(
+        "a new database is not made where another database's log or journal is left: refused, saying so, the leftover kept",
+        arguments: ["-wal", "-journal"])
+    func newDatabaseBesideALeftover(suffix: String) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let leftover = URL(fileURLWithPath: url.path + suffix)
+        let bytes = Data("another database's \(suffix)".utf8)
+        try bytes.write(to: leftover)
+
+        await #expect {
+            try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        } throws: { error in
+            "\(error)".contains(leftover.path)
+        }
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        } throws: { error in
+            "\(error)".contains(leftover.path)
+        }
+        #expect(try folder.contents() == ["s.sqlite\(suffix)"])
+        #expect(try Data(contentsOf: leftover) == bytes)
+    }
+
+    @Test(
+        "a column another program renames is told once, and the list, its notes kept, goes beside the file: found by a look or by a write",
+        arguments: [true, false])
+    func columnRenamed(looksFirst: Bool) async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        let notices = Notices(store)
+        try store.add(Attraction(name: "Louvre", notes: "Mona Lisa"))
+        try await persistence.flush()
+
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url, "ALTER TABLE elements RENAME COLUMN notes TO remarks")
+        if looksFirst {
+            persistence.lookForChanges()
+            #expect(await eventually { !notices.messages.isEmpty })
+            // Not read as emptied notes: the list is as it was.
+            #expect(store.elements.map(\.notes) == ["Mona Lisa"])
+        }
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains("notes") == true)
+        let recovered = folder.file("s.recovered.sqlite")
+        #expect(persistence.url == recovered)
+        #expect(try ListOnDisk.read(recovered).map(\.notes) == ["Mona Lisa", ""])
+        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+    }
+
+    @Test(
+        "a row another program inserts that breaks the model's rules is told once, though it leaves the list as it was"
+    )
+    func brokenRowToldOnce() async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        let notices = Notices(store)
+
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
+            "INSERT INTO elements (id, rank, name, notes) VALUES ('not-an-id', 99, 'Bad', '')")
+        persistence.lookForChanges()
+        #expect(await eventually { !notices.messages.isEmpty })
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
+        persistence.lookForChanges()
+        #expect(await eventually { store.elements.count == 2 })
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains("not-an-id") == true)
+        #expect(store.elements.map(\.name) == ["Louvre", "Cluny"])
+        withExtendedLifetime(folder) {}
+    }
+}
