@@ -176,4 +176,53 @@ struct AttractionMergeTests {
 
         #expect(list.elements == new)
     }
+
+    /// A long list and another process's version of it: a few rows removed, edited, moved and
+    /// added somewhere in the middle.
+    private static func fewChanges(seed: Int) -> (old: [Attraction], new: [Attraction]) {
+        var random = SeededGenerator(seed: UInt64(seed))
+        let old = (0..<2_000).map { Attraction(name: "Attraction \($0)") }
+        var new = old
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let at = Int.random(in: 0..<new.count, using: &random)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: new.remove(at: at)
+            case 1: new[at].notes = "edited \(at)"
+            case 2:
+                new.insert(new.remove(at: at), at: Int.random(in: 0..<new.count, using: &random))
+            default: new.insert(Attraction(name: "Added \(at)"), at: at)
+            }
+        }
+        return (old, new)
+    }
+
+    @Test(
+        "a few changes in the middle of a long list are reproduced exactly, by as few edits",
+        arguments: 1...20)
+    func fewChangesInALongList(seed: Int) {
+        let (old, new) = Self.fewChanges(seed: seed)
+        var list = EditableList<Attraction>(old)
+
+        let edits = ListDifference<Attraction>.changes(from: old, to: new)
+        for edit in edits {
+            #expect(list.apply(edit) != nil, "seed \(seed): \(edit) did not fit")
+        }
+
+        #expect(list.elements == new, "seed \(seed)")
+        #expect(edits.count <= 8, "seed \(seed): \(edits.count) edits")
+    }
+
+    @Test(
+        "a merge where this process changed nothing is the other process's list exactly, without a notice",
+        arguments: 1...10)
+    func mergeUnchangedHere(seed: Int) {
+        let (base, theirs) = Self.fewChanges(seed: seed)
+        // An equal list, not the same array: compared element by element.
+        let ours = base.map { $0 }
+
+        let result = ListMerge<Attraction>.merge(base: base, ours: ours, theirs: theirs)
+
+        #expect(result.document == theirs, "seed \(seed)")
+        #expect(result.notices.isEmpty)
+    }
 }

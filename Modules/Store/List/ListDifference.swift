@@ -12,6 +12,18 @@ public enum ListDifference<Element: ListElement> {
     ///
     /// - Complexity: O(*n* log *n*), plus O(*n*) per moved element.
     public static func changes(from old: [Element], to new: [Element]) -> [ListEdit<Element>] {
+        // What both begin and end with is left as it is: another process's commit usually changes
+        // a few rows of a long list. (Each list's ids are unique: none of the rest is in either.)
+        let start = zip(old, new).prefix { $0 == $1 }.count
+        let end = zip(old[start...].reversed(), new[start...].reversed()).prefix { $0 == $1 }.count
+        guard start > 0 || end > 0 else { return middleChanges(from: old, to: new) }
+        return middleChanges(
+            from: Array(old[start..<(old.count - end)]), to: Array(new[start..<(new.count - end)])
+        ).map { $0.shifted(by: start) }
+    }
+
+    private static func middleChanges(from old: [Element], to new: [Element]) -> [ListEdit<Element>]
+    {
         let newByID = Dictionary(new.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let oldIDs = Set(old.map(\.id))
         var edits: [ListEdit<Element>] = []
@@ -84,5 +96,17 @@ public enum ListDifference<Element: ListElement> {
             index = previous[index]
         }
         return result
+    }
+}
+
+extension ListEdit {
+    /// The same edit, `offset` places further down the list.
+    fileprivate func shifted(by offset: Int) -> ListEdit {
+        switch self {
+        case .insert(let element, let index): .insert(element, at: index + offset)
+        case .remove(let element, let index): .remove(element, at: index + offset)
+        case .move(let id, let from, let to): .move(id, from: from + offset, to: to + offset)
+        case .replace: self
+        }
     }
 }

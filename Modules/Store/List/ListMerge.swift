@@ -25,6 +25,11 @@ public enum ListMerge<Element: ListElement> {
     public static func merge(base: [Element]?, ours: [Element], theirs: [Element])
         -> MergeResult<[Element]>
     {
+        // Nothing changed here since the base (the usual case): the merge is theirs, as the rules
+        // below make it, unless one of theirs has an id twice.
+        if let base, ours == base, Set(theirs.lazy.map(\.id)).count == theirs.count {
+            return MergeResult(document: theirs, notices: [])
+        }
         let base = base ?? []
         let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let oursByID = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
