@@ -48,19 +48,30 @@ struct OpenedStore {
         case .document:
             let (store, saver) = try await AttractionStore.open(at: url, tracer: tracer)
             saver.watchForSaves(fallbackInterval: .milliseconds(500))
+            let unconfirmed: @MainActor () -> String? = {
+                guard case .unconfirmed(let reason) = saver.status.value else { return nil }
+                // Written, but a power cut could still undo it: the user should know.
+                return "the last save was written but not confirmed on disk: \(reason)"
+            }
             let flush: @MainActor () async -> String? = {
                 do throws(PersistenceError) {
                     try await saver.flush()
                 } catch {
                     return error.description
                 }
-                if case .unconfirmed(let reason) = saver.status.value {
-                    // Written, but a power cut could still undo it: the user should know.
-                    return "the last save was written but not confirmed on disk: \(reason)"
-                }
-                return nil
+                return unconfirmed()
             }
-            return OpenedStore(store: store, format: .document, writePending: flush, close: flush)
+            // At the end, a list that cannot be saved at its path (another program's file is
+            // there now, say) is written whole beside it: nothing made here is lost.
+            let close: @MainActor () async -> String? = {
+                do throws(PersistenceError) {
+                    try await saver.flush()
+                } catch {
+                    return await keep(store.elements, beside: url, because: error.description)
+                }
+                return unconfirmed()
+            }
+            return OpenedStore(store: store, format: .document, writePending: flush, close: close)
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
                 at: url, tracer: tracer)
@@ -73,6 +84,28 @@ struct OpenedStore {
                     })
                 })
         }
+    }
+
+    /// Writes `elements` to a new document beside `url` (`name.recovered.json`, or
+    /// `name.recovered-2.json` and so on: never a file already there).
+    ///
+    /// - Returns: `problem`, and where the list went (or why it could not go there either).
+    private static func keep(_ elements: [Attraction], beside url: URL, because problem: String)
+        async -> String
+    {
+        let stem = url.deletingPathExtension().lastPathComponent
+        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        let target = (1...).lazy.map { number in
+            url.deletingLastPathComponent().appending(
+                path: "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)")
+        }.first { (try? FileManager.default.attributesOfItem(atPath: $0.path)) == nil }
+        guard let target else { return problem }
+        do throws(PersistenceError) {
+            try await DocumentFile(url: target, format: .attractions).save(elements)
+        } catch _ {
+            return "\(problem); nor could the list be written beside it"
+        }
+        return "\(problem); the list open here was written to \(target.path) instead"
     }
 
     /// What went wrong in `work`, in a sentence, or `nil` if nothing did.

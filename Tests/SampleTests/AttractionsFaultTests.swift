@@ -58,6 +58,36 @@ struct AttractionsFaultTests {
     }
 
     @Test(
+        "a JSON document another program overwrites with something else gets the list written beside it at the end, and says where"
+    )
+    func documentOverwrittenByAnother() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = store("json")
+        let sample = try LiveSample("attractions", ["--store", store])
+        sample.send("add Louvre")
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
+        // Saved (a moment after the edit) before the other program writes over it.
+        #expect(
+            await eventually {
+                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Louvre") == true
+            })
+
+        let theirs = Data("not a list of attractions\n".utf8)
+        try theirs.write(to: URL(fileURLWithPath: store))
+        sample.send("add Orsay")
+        #expect(await sample.waitForOutput(containing: "2. Orsay") != nil)
+        let run = try await sample.finish()
+
+        let recovered = folder.appending(path: "attractions.recovered.json")
+        #expect(run.status == 1)
+        #expect(run.errors.contains(recovered.path), "\(run.errors.suffix(400))")
+        let kept = String(decoding: try Data(contentsOf: recovered), as: UTF8.self)
+        #expect(kept.contains("\"Louvre\"") && kept.contains("\"Orsay\""), "\(kept)")
+        // The other program's file is as it left it.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == theirs)
+    }
+
+    @Test(
         "a signal ends a sample still being fed commands: it takes no more, and keeps every edit it showed",
         arguments: ["json", "sqlite"])
     func signalWhileFed(format: String) async throws {

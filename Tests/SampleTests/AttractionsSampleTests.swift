@@ -171,7 +171,7 @@ struct AttractionsSampleTests {
 
         #expect(
             run.errorLines == [
-                "error: cannot save \(store): \(blocker.path) is a file, not a folder"
+                "error: cannot save \(store): \(blocker.path) is a file, not a folder; nor could the list be written beside it"
             ])
         #expect(run.status == 1)
         #expect(try String(contentsOf: blocker, encoding: .utf8) == "a file, not a folder")
