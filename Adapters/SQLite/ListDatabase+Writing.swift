@@ -52,7 +52,7 @@ extension ListDatabase {
         }
         // A short name: SQLite must have room for its `-journal` suffix however long `url`'s is.
         let building = url.deletingLastPathComponent().appending(
-            path: ".\(UUID().uuidString).building")
+            path: ".\(String(UInt64.random(in: .min ... .max), radix: 36)).building")
         let database = ListDatabase(url: building)
         defer {
             for suffix in ["", "-wal", "-shm"] { unlink(building.path + suffix) }
@@ -62,13 +62,33 @@ extension ListDatabase {
             try await database.fill(with: elements)
         } catch {
             await database.close()
-            throw error
+            // Told as the file it was to be: its temporary name means nothing to a user.
+            throw .unwritable(path: url.path, reason: why(error, folder: building))
         }
         await database.close()
         // A hard link fails if the name is taken meanwhile: nothing is replaced.
         guard link(building.path, url.path) == 0 else {
             if errno == EEXIST { throw taken }
             throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Why a new database could not be built at `building`, in words: SQLite's "unable to open
+    /// database file" does not say that the folder is gone or may not be written.
+    private static func why(_ error: PersistenceError, folder building: URL) -> String {
+        let folder = building.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            return "its folder \(folder) is not there"
+        }
+        if !isFolder.boolValue { return "\(folder) is a file, not a folder" }
+        if access(folder, W_OK) != 0 {
+            return "its folder \(folder) may not be written (\(String(cString: strerror(errno))))"
+        }
+        switch error {
+        case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason):
+            return reason
+        default: return error.description
         }
     }
 

@@ -146,10 +146,12 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 askedForList = true
                 run(lifecycle.handle(.closeRequested, path: database.path))
             case .detached:
-                closingFailure =
-                    lastError
-                    ?? .unwritable(
-                        path: database.path, reason: "the list could not be written beside it")
+                let why = lastError.map { "\($0)" } ?? "it could not be made"
+                closingFailure = .unwritable(
+                    path: database.path,
+                    reason:
+                        "it was lost, and the list open here could not be written beside it (\(why))"
+                )
             case .closing where !pending.isEmpty: startWorking()  // an edit made while closing
             default: break writing
             }

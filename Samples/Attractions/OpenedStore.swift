@@ -93,8 +93,12 @@ struct OpenedStore {
     private static func keep(_ elements: [Attraction], beside url: URL, because problem: String)
         async -> String
     {
-        let stem = url.deletingPathExtension().lastPathComponent
+        var stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        // A name may have 255 bytes: a long one is shortened.
+        while !stem.isEmpty, stem.utf8.count + ".recovered-99".count + suffix.utf8.count > 255 {
+            stem.removeLast()
+        }
         let target = (1...).lazy.map { number in
             url.deletingLastPathComponent().appending(
                 path: "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)")

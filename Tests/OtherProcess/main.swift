@@ -12,6 +12,9 @@
 //     Adds attractions named "edit n" to the SQLite database <file>, one edit at a time, and
 //     prints "saved n" once the persistence says edit n is on disk: every edit it printed must
 //     survive a SIGKILL.
+// other-process --ids-without-descriptors
+//     Opens /dev/null until no file descriptor is left, then prints two new attraction ids, one a
+//     line: each must be random, though nothing more can be opened.
 // other-process --saves-beside-locks <folder> <count>
 //     Starts <count> saves of the documents d0.json ... in <folder>, whose locks another process
 //     holds; then prints "pool free" from a task of the cooperative pool, and, once every save
@@ -30,6 +33,7 @@ let usage = """
            other-process <file> <first state number>
            other-process --sqlite <file> <first edit number>
            other-process --saves-beside-locks <folder> <count>
+           other-process --ids-without-descriptors
 
     Edits the list at <file> as standard input says; saves states (or, with --sqlite, edits) to
     <file> until killed; or saves <count> documents in <folder> while another process holds their
@@ -42,6 +46,24 @@ if arguments.count == 2 || arguments.count == 4, arguments[0] == "--edit" {
     await editList(
         at: URL(fileURLWithPath: arguments[1]), delay: .milliseconds(delay),
         watch: watch > 0 ? .milliseconds(watch) : nil)
+}
+
+if arguments == ["--ids-without-descriptors"] {
+    #if canImport(Glibc)
+        let descriptors = Int32(RLIMIT_NOFILE.rawValue)
+    #else
+        let descriptors = RLIMIT_NOFILE
+    #endif
+    // A low limit first, so that running out is quick.
+    var limit = rlimit()
+    _ = getrlimit(descriptors, &limit)
+    limit.rlim_cur = min(limit.rlim_cur, 64)
+    _ = setrlimit(descriptors, &limit)
+    while open("/dev/null", O_RDONLY) >= 0 {}
+    let reason = errno
+    print(Attraction.ID().description)
+    print(Attraction.ID().description)
+    exit(reason == EMFILE ? 0 : 1)
 }
 
 if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int(arguments[2]) {

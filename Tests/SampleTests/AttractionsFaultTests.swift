@@ -58,11 +58,11 @@ struct AttractionsFaultTests {
     }
 
     @Test(
-        "a JSON document another program overwrites with something else gets the list written beside it at the end, and says where"
-    )
-    func documentOverwrittenByAnother() async throws {
+        "a JSON document another program overwrites with something else gets the list written beside it at the end, and says where",
+        arguments: ["attractions", String(repeating: "a", count: 250)])
+    func documentOverwrittenByAnother(name: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = store("json")
+        let store = folder.appending(path: "\(name).json").path
         let sample = try LiveSample("attractions", ["--store", store])
         sample.send("add Louvre")
         #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
@@ -78,7 +78,11 @@ struct AttractionsFaultTests {
         #expect(await sample.waitForOutput(containing: "2. Orsay") != nil)
         let run = try await sample.finish()
 
-        let recovered = folder.appending(path: "attractions.recovered.json")
+        // A long name is shortened to leave room for ".recovered".
+        let recoveredName = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .first { $0.hasSuffix(".recovered.json") }
+        let recovered = folder.appending(path: try #require(recoveredName))
+        #expect(name.count > 240 || recoveredName == "attractions.recovered.json")
         #expect(run.status == 1)
         #expect(run.errors.contains(recovered.path), "\(run.errors.suffix(400))")
         let kept = String(decoding: try Data(contentsOf: recovered), as: UTF8.self)

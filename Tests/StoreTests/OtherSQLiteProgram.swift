@@ -136,7 +136,8 @@ final class OtherSQLiteProgram: Sendable {
 
     /// Deletes the file (`delete`), puts another database in its place (`replace`), empties it
     /// in place (`empty`), cuts it short to its first page (`truncate`), or moves its folder
-    /// away (`move-folder`, to the folder's name with `.moved`).
+    /// away (`move-folder`, to the folder's name with `.moved`; `move-folder-leave-file` puts an
+    /// empty file at its name).
     static let lose = """
         import os, sqlite3, sys
         path, how = sys.argv[1], sys.argv[2]
@@ -149,9 +150,11 @@ final class OtherSQLiteProgram: Sendable {
             connection.commit()
             connection.close()
             os.replace(other, path)
-        elif how == "move-folder":
+        elif how.startswith("move-folder"):
             folder = os.path.dirname(path)
             os.rename(folder, folder + ".moved")
+            if how == "move-folder-leave-file":
+                open(folder, "w").close()
         elif how == "truncate":
             # The first page kept: SQLite's header, which still counts the pages cut off.
             os.truncate(path, 4096)

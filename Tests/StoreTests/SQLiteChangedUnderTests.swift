@@ -173,4 +173,50 @@ struct SQLiteChangedUnderTests {
         #expect(store.elements.map(\.name) == ["Louvre", "Cluny"])
         withExtendedLifetime(folder) {}
     }
+
+    @Test(
+        "a database whose list cannot be written beside it (its folder moved away, a file put in its place) says so at the end, naming the store and why"
+    )
+    func recoveryImpossible() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.file("d"), withIntermediateDirectories: true)
+        let url = folder.file("d/s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder-leave-file")
+        try store.add(Attraction(name: "Orsay"))
+        await #expect {
+            try await persistence.close()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("cannot save \(url.path)")
+                && text.contains("could not be written beside it")
+                && text.contains("\(folder.file("d").path) is a file, not a folder")
+                && !text.contains(".building")
+        }
+    }
+
+    @Test("new attraction ids are random even where no file descriptor is left to open")
+    func idsWithoutDescriptors() throws {
+        let output = Pipe()
+        let child = Process()
+        child.executableURL = try executable(named: "other-process")
+        child.arguments = ["--ids-without-descriptors"]
+        child.standardOutput = output
+        try child.run()
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+
+        // Foundation's `UUID()` reads /dev/urandom on Linux, and gave all zeros here.
+        let ids = text.split(separator: "\n").map(String.init)
+        #expect(child.terminationStatus == 0)
+        #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
+        #expect(!ids.contains("00000000-0000-4000-8000-000000000000"), "\(ids)")
+        #expect(ids.allSatisfy { Attraction.ID($0) != nil }, "\(ids)")
+    }
 }

@@ -16,9 +16,20 @@ public struct Attraction: ListElement, Codable {
             self.rawValue = rawValue
         }
 
-        /// A new id, unlike any other.
+        /// A new id, unlike any other: a random (version 4) UUID.
+        ///
+        /// Its bits come from the standard library's generator (`getrandom` on Linux), not from
+        /// Foundation's `UUID()`, which reads `/dev/urandom` there and, with no file descriptor
+        /// left to open it, gives every new id the same zero bits without failing.
         public init() {
-            self.rawValue = UUID()
+            var generator = SystemRandomNumberGenerator()
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &bytes) { buffer in
+                for index in buffer.indices { buffer[index] = generator.next() }
+                buffer[6] = buffer[6] & 0x0F | 0x40  // version 4: random
+                buffer[8] = buffer[8] & 0x3F | 0x80  // the variant RFC 9562 describes
+            }
+            self.rawValue = UUID(uuid: bytes)
         }
 
         /// Encodes as the bare UUID string.
