@@ -173,14 +173,15 @@ actor ListDatabase<Element: SQLiteListElement> {
         leastSize = nil
     }
 
-    /// Lets the writes from now on wait for another process's lock for `wait` in all, however
-    /// many there are: each is given what is left of it (closing's patience).
-    func waitForLocks(_ wait: Duration) {
+    /// Lets the writes from now on wait for another process's lock until `deadline`, however
+    /// many there are: each is given what is left of `wait` (closing's patience, counted from
+    /// when closing began: a write under way then is within it).
+    func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
         lockWait = wait
-        waitingUntil = .now + wait
+        waitingUntil = deadline
     }
 
-    /// When the writes stop waiting for other processes' locks, once `waitForLocks(_:)` set it.
+    /// When the writes stop waiting for other processes' locks, once `waitForLocks` set it.
     private(set) var waitingUntil: ContinuousClock.Instant?
 
     // MARK: Helpers

@@ -54,6 +54,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// How long closing waits for another program's lock (set once closing has begun).
     private var closingPatience: Duration?
+    private var closingDeadline = ContinuousClock.now
     /// Why closing could not write everything; also ends the worker.
     private var closingFailure: PersistenceError?
     private var isClosedForGood = false
@@ -130,8 +131,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         // Set first: every write begun from here on waits as long (see `write(_:)`).
         closingPatience = patience
+        closingDeadline = .now + patience
         watching = false
-        await database.waitForLocks(patience)
+        await database.waitForLocks(patience, until: closingDeadline)
         if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
         var askedForList = false
         // Until the worker has nothing left (the list beside a lost file first), or a failure.
@@ -325,7 +327,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
             let new = ListDatabase<Element>(url: target, busyWait: database.busyWait)
             _ = try await new.open()
-            if let closingPatience { await new.waitForLocks(closingPatience) }
+            if let closingPatience {
+                await new.waitForLocks(closingPatience, until: closingDeadline)
+            }
             let old = database
             database = new
             pending.removeAll { $0.serial <= coveredThrough }
