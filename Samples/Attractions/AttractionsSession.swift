@@ -42,7 +42,8 @@ final class AttractionsSession {
             return .failed(error.description)
         }
         let outcome = perform(command)
-        if !console.isInteractive { await settle() }
+        // Not for `quit`: closing writes what is pending, within its own patience.
+        if !console.isInteractive, outcome != .quit { await settle() }
         screen.renderIfNeeded()
         return outcome
     }

@@ -200,7 +200,12 @@ struct SQLiteChangedUnderTests {
         }
     }
 
-    @Test("new attraction ids are random even where no file descriptor is left to open")
+    @Test(
+        "new attraction ids are random even where no file descriptor is left to open",
+        .enabled(
+            if: !isUnderAddressSanitizer,
+            "AddressSanitizer's runtime needs descriptors of its own, and ends the child without them"
+        ))
     func idsWithoutDescriptors() throws {
         let output = Pipe()
         let child = Process()
