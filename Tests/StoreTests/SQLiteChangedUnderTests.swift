@@ -25,19 +25,28 @@ struct SQLiteChangedUnderTests {
         }
     }
 
-    @Test(
-        "a database whose folder another program moves away is told once, and the list goes whole to its old path, the folder made again"
-    )
-    func folderMovedAway() async throws {
+    /// A store on a new database `d/s.sqlite` in a new folder, holding Louvre, written.
+    private static func openInAFolder() async throws -> (
+        folder: TemporaryFolder, url: URL, store: AttractionStore,
+        persistence: SQLitePersistence<Attraction>
+    ) {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(
             at: folder.file("d"), withIntermediateDirectories: true)
         let url = folder.file("d/s.sqlite")
         let (store, persistence) = try await AttractionStore.openDatabase(
             at: url, pollInterval: nil)
-        let notices = Notices(store)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
+        return (folder, url, store, persistence)
+    }
+
+    @Test(
+        "a database whose folder another program moves away is told once, and the list goes whole to its old path, the folder made again"
+    )
+    func folderMovedAway() async throws {
+        let (folder, url, store, persistence) = try await Self.openInAFolder()
+        let notices = Notices(store)
 
         try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder")
         try store.add(Attraction(name: "Orsay"))
@@ -178,14 +187,7 @@ struct SQLiteChangedUnderTests {
         "a database whose list cannot be written beside it (its folder moved away, a file put in its place) says so at the end, naming the store and why"
     )
     func recoveryImpossible() async throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(
-            at: folder.file("d"), withIntermediateDirectories: true)
-        let url = folder.file("d/s.sqlite")
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
+        let (folder, url, store, persistence) = try await Self.openInAFolder()
 
         try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder-leave-file")
         try store.add(Attraction(name: "Orsay"))
