@@ -63,7 +63,7 @@ extension ListDatabase {
         } catch {
             await database.close()
             // Told as the file it was to be: its temporary name means nothing to a user.
-            throw .unwritable(path: url.path, reason: why(error, folder: building))
+            throw .unwritable(path: url.path, reason: why(error, building: building))
         }
         await database.close()
         // A hard link fails if the name is taken meanwhile: nothing is replaced.
@@ -75,7 +75,7 @@ extension ListDatabase {
 
     /// Why a new database could not be built at `building`, in words: SQLite's "unable to open
     /// database file" does not say that the folder is gone or may not be written.
-    private static func why(_ error: PersistenceError, folder building: URL) -> String {
+    private static func why(_ error: PersistenceError, building: URL) -> String {
         let folder = building.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {

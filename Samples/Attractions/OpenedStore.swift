@@ -93,17 +93,9 @@ struct OpenedStore {
     private static func keep(_ elements: [Attraction], beside url: URL, because problem: String)
         async -> String
     {
-        var stem = url.deletingPathExtension().lastPathComponent
-        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        // A name may have 255 bytes: a long one is shortened.
-        while !stem.isEmpty, stem.utf8.count + ".recovered-99".count + suffix.utf8.count > 255 {
-            stem.removeLast()
-        }
-        let target = (1...).lazy.map { number in
-            url.deletingLastPathComponent().appending(
-                path: "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)")
-        }.first { (try? FileManager.default.attributesOfItem(atPath: $0.path)) == nil }
-        guard let target else { return problem }
+        // The name the database's own recovery takes: never a file already there, nor one too
+        // long for the folder.
+        let target = SQLitePersistence<Attraction>.recoveryURL(for: url)
         do throws(PersistenceError) {
             try await DocumentFile(url: target, format: .attractions).save(elements)
         } catch _ {
