@@ -248,6 +248,7 @@ struct TerminalSessionTests {
         #expect(
             await eventually { sample.isInLineMode },
             "the terminal stayed raw while the sample was stopped")
+        #expect(await eventually { sample.isStopped }, "the sample did not stop")
         sample.signal(SIGCONT)
         #expect(await eventually { !sample.isInLineMode }, "editing did not resume")
         await sample.type(Keys.enter)

@@ -101,6 +101,20 @@ final class TerminalSample: @unchecked Sendable {
         return flags & tcflag_t(ICANON) != 0 && flags & tcflag_t(ECHO) != 0
     }
 
+    /// Whether the sample is stopped (by a stop signal), read from `/proc`, as `ps` shows it.
+    ///
+    /// The sample puts the terminal back before it stops itself, so a test that continues it
+    /// must wait for this: a SIGCONT sent in between is lost, and the sample then stops for good.
+    var isStopped: Bool {
+        guard
+            let stat = try? String(
+                contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        // After the command name, in parentheses, comes the state: "T" for stopped.
+        return stat[end...].dropFirst().drop(while: { $0 == " " }).first == "T"
+    }
+
     /// Sends `signal` to the sample.
     func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)
