@@ -129,7 +129,8 @@ struct LayeringCheckTests {
                 "MVCPresenter depends on switches, a sample or tool; nothing but tests may"))
         #expect(
             violations.contains(
-                "MVCExtras is not in the layer table; add it to DESIGN.md and LayerRules"))
+                "MVCExtras is not in the layer table; add it to LayerRules and ARCHITECTURE.md's diagram"
+            ))
         #expect(
             violations.contains(
                 "Modules/Presenter/Shared.swift declares a shared singleton; inject it instead"))

@@ -1,4 +1,5 @@
-/// DESIGN.md's import table, as data: which project modules each module may depend on and import.
+/// The import rules, as data: which project modules each module may depend on and import (drawn
+/// as ARCHITECTURE.md's layer diagram).
 enum LayerRule: Equatable {
     /// A library layer: it may depend on these project modules and no others.
     case layer(mayImport: Set<String>)

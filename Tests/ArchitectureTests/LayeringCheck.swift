@@ -42,7 +42,7 @@ enum LayeringCheck {
                 found.append(
                     Violation(
                         description:
-                            "\(module.name) is not in the layer table; add it to DESIGN.md and LayerRules"
+                            "\(module.name) is not in the layer table; add it to LayerRules and ARCHITECTURE.md's diagram"
                     )
                 )
             case .systemLibrary:
