@@ -181,11 +181,20 @@ enum FileLock {
             }
             // No permission to create it in the folder says more than "no such file" below.
             let creationFailure = errno == EEXIST ? nil : AtomicFile.lastError()
-            var descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+            // Never through a link: a link planted at the lock's name would have this user's file
+            // widened below.
+            var descriptor = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
             if descriptor >= 0 { share(descriptor, like: hasDocument ? document : nil) }
             if descriptor < 0 && errno == EACCES {
                 // A lock file another user made: reading is enough for `flock`.
-                descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
+                descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            }
+            if descriptor < 0, errno == ELOOP {
+                throw .unwritable(
+                    path: shownPath,
+                    reason:
+                        "the lock file \(lockPath) is a symbolic link, which a lock file never is; it was left as it is, and nothing was written (remove it)"
+                )
             }
             // Deleted by another program between the two opens: make it again.
             if descriptor < 0, errno == ENOENT, creationFailure == nil, attempts < 100 {
@@ -210,10 +219,13 @@ enum FileLock {
     }
 
     /// Widens a lock file this user owns that earlier versions made 0600, so the document's
-    /// group can lock it too; best effort.
+    /// group can lock it too; best effort. Only a plain file with no other name: never another
+    /// file of this user's that a hard link planted at the lock's name points to.
     private static func share(_ descriptor: Int32, like document: stat?) {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid() else { return }
+        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(),
+            status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1
+        else { return }
         let wanted = 0o644 | (document.map { $0.st_mode & 0o060 } ?? 0)
         if status.st_mode & wanted != wanted {
             _ = fchmod(descriptor, (status.st_mode & 0o777) | wanted)

@@ -8,15 +8,30 @@ extension ListDatabase {
     ///
     /// - Returns: Why the path no longer names the file open here, found before writing (nothing
     ///   written) or after (the edit is in a file nobody will read): either way the edit is still
-    ///   to be kept elsewhere.
-    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> String? {
-        if let reason = lost() { return reason }
+    ///   to be kept elsewhere. And what to tell the user of fields another program had changed
+    ///   meanwhile, whose version was kept.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
+        lost: String?, conflicts: [String]
+    ) {
+        if let reason = lost() { return (reason, []) }
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
+        var conflicts: [String] = []
         do {
             try sqliteCall(writing: true) {
-                try connection.writing { try apply(write, in: connection) }
+                try connection.writing {
+                    // Made a newer version (or unmade) by another program meanwhile: not written.
+                    let version = try connection.integer("PRAGMA user_version") ?? 0
+                    if version != DatabaseSchema.version {
+                        throw version > DatabaseSchema.version
+                            ? PersistenceError.newerVersion(
+                                path: path, found: Int(version),
+                                supported: Int(DatabaseSchema.version))
+                            : .corrupt(path: path, reason: "its schema version is now \(version)")
+                    }
+                    conflicts = try apply(write, in: connection)
+                }
             }
         } catch {
             // Failed because another program changed the tables: told as a damaged file.
@@ -32,7 +47,7 @@ extension ListDatabase {
         }
         committed()
         // Lost while the write waited for another program's lock?
-        return lost()
+        return (lost(), conflicts)
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.
@@ -110,8 +125,8 @@ extension ListDatabase {
             try connection.writing {
                 for (position, element) in elements.enumerated() {
                     try insert(
-                        element, rank: Int64(position + 1) * DatabaseSchema.rankGap,
-                        in: connection)
+                        element, in: connection,
+                        rank: Int64(position + 1) * DatabaseSchema.rankGap)
                 }
             }
             guard try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
@@ -121,13 +136,16 @@ extension ListDatabase {
         }
     }
 
-    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws {
+    /// Writes the edit; returns what to tell of fields another program changed meanwhile.
+    private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
+        -> [String]
+    {
         switch write.change {
         case .inserted(let element, _):
             let rank = try rank(
                 placing: element.id, after: write.predecessor, before: write.successor,
                 in: connection)
-            try insert(element, rank: rank, in: connection)
+            try insert(element, in: connection, rank: rank)
         case .removed(let element, _):
             try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
         case .moved(let element, _, _):
@@ -138,18 +156,54 @@ extension ListDatabase {
                 "UPDATE elements SET rank = ? WHERE id = ?", .integer(rank),
                 .text(element.id.description))
         case .replaced(let old, let new, _):
-            // Only the fields the edit changed: another process's edit of another field stands,
-            // and so does its deletion of the row. (A rule across two fields that two processes'
-            // edits break together is found by the next read, which skips the row and says so.)
-            for field in new.fieldsChanged(from: old) {
-                try connection.run(
-                    "UPDATE elements SET \(DatabaseSchema.quoted(field.name)) = ? WHERE id = ?",
-                    .text(field.text(in: new)), .text(new.id.description))
-            }
+            return try replace(old, with: new, placing: write, in: connection)
         }
+        return []
     }
 
-    private func insert(_ element: Element, rank: Int64, in connection: SQLiteConnection) throws {
+    /// Writes the fields the edit changed, as the JSON document's merge would: another
+    /// program's edit of another field stands; a field it changed since this program read it
+    /// keeps its version (told); a row it deleted is written again whole, since the edit keeps it.
+    /// (A rule across two fields that two programs' edits break together is found by the next
+    /// read, which skips the row and says so.)
+    private func replace(
+        _ old: Element, with new: Element, placing write: RowWrite<Element>,
+        in connection: SQLiteConnection
+    ) throws -> [String] {
+        let fields = Element.fields
+        var stored: [String?]?
+        try connection.rows(
+            "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
+            [.text(new.id.description)], columns: fields.count
+        ) { stored = $0 }
+        guard let stored else {
+            try insert(
+                new, in: connection,
+                rank: rank(
+                    placing: new.id, after: write.predecessor, before: write.successor,
+                    in: connection))
+            return []
+        }
+        let blank = Element(blankWithID: new.id)
+        var conflicts: [String] = []
+        for (index, field) in fields.enumerated() where !field.isEqual(new, old) {
+            let now = stored[index] ?? field.text(in: blank)
+            let (before, after) = (field.text(in: old), field.text(in: new))
+            if now == after { continue }
+            guard now == before else {
+                conflicts.append(
+                    "“\(new.title)” had its \(field.name) changed here to “\(after)” and in another process to “\(now)”; the other process's was kept"
+                )
+                continue
+            }
+            try connection.run(
+                "UPDATE elements SET \(DatabaseSchema.quoted(field.name)) = ? WHERE id = ?",
+                .text(after), .text(new.id.description))
+        }
+        return conflicts
+    }
+
+    private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {
         try connection.rows(
             insertStatement,
             [.text(element.id.description), .integer(rank)]

@@ -51,9 +51,8 @@ extension SQLitePersistence {
             Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
         case .success(nil):
             lookProblem = nil
-        case .failure(.corrupt(_, let reason)):
-            fileLost("another program damaged it (\(reason))")
         case .failure(let error):
+            if let reason = error.replacedByOtherProgram { return fileLost(reason) }
             let problem = "could not read other programs' changes: \(error)"
             if problem != lookProblem { store.postNotice(problem) }
             lookProblem = problem

@@ -221,8 +221,10 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             tracer.record(
                 from: .persistence, to: .disk,
                 "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-            if let reason = try await database.write(next) { return fileLost(reason) }
+            let (lost, conflicts) = try await database.write(next)
+            if let lost { return fileLost(lost) }
             tracer.record(from: .disk, to: .persistence, "committed")
+            for conflict in conflicts { store?.postNotice(conflict) }
             pending.removeFirst()
             failures = 0
             if pending.isEmpty {
@@ -231,9 +233,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
         } catch {
             if let reason = await database.lost() { return fileLost(reason) }
-            if case .corrupt(_, let reason) = error {
-                return fileLost("another program damaged it (\(reason))")
-            }
+            if let reason = error.replacedByOtherProgram { return fileLost(reason) }
             failed(error)
             guard let lastTry else {
                 try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
@@ -339,6 +339,19 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             run(lifecycle.handle(.recovered, path: old.path))
         } catch {
             failed(error)
+        }
+    }
+}
+
+extension PersistenceError {
+    /// Why the open file is no longer one this program may write, if another program made it so:
+    /// damaged it, or marked it with a newer schema version.
+    var replacedByOtherProgram: String? {
+        switch self {
+        case .corrupt(_, let reason): "another program damaged it (\(reason))"
+        case .newerVersion(_, let found, _):
+            "another program marked it as format version \(found), which this program does not write"
+        default: nil
         }
     }
 }

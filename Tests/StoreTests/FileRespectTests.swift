@@ -76,6 +76,35 @@ struct FileRespectTests {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == "real.json")
     }
 
+    @Test(
+        "a link or a second name planted at the lock file's name never has its file's mode or group widened"
+    )
+    func plantedLockFileLeftAlone() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        try await file(url).save([Attraction(name: "Louvre")])
+        chmod(url.path, 0o660)
+        let lockPath = folder.file(".a.json.lock").path
+        let secret = folder.file("secret").path
+        try Data("private".utf8).write(to: URL(fileURLWithPath: secret))
+
+        // A symbolic link: the save is refused, naming the link.
+        chmod(secret, 0o600)
+        unlink(lockPath)
+        symlink(secret, lockPath)
+        await #expect {
+            try await file(url).save([Attraction(name: "Orsay")])
+        } throws: { "\($0)".contains("\(lockPath) is a symbolic link") }
+        #expect(mode(secret) == 0o600)
+        #expect(try await file(url).load()?.map(\.name) == ["Louvre"])
+
+        // A hard link: the lock works, and the file it names keeps its mode.
+        unlink(lockPath)
+        link(secret, lockPath)
+        try await file(url).save([Attraction(name: "Orsay")])
+        #expect(mode(secret) == 0o600)
+    }
+
     @Test("a file whose rows break the model's rules is refused with its row and field, untouched")
     func ruleBreakingFileRefused() async throws {
         let folder = try TemporaryFolder()
