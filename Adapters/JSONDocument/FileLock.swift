@@ -219,8 +219,10 @@ enum FileLock {
     }
 
     /// Widens a lock file this user owns that earlier versions made 0600, so the document's
-    /// group can lock it too; best effort. Only a plain file with no other name: never another
-    /// file of this user's that a hard link planted at the lock's name points to.
+    /// group can lock it too; best effort.
+    ///
+    /// Only a plain file with no other name: never another file of this user's that a hard link
+    /// planted at the lock's name points to.
     private static func share(_ descriptor: Int32, like document: stat?) {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(),

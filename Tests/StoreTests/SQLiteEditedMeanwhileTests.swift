@@ -5,9 +5,10 @@ import MVCSQLiteStore
 import MVCStore
 import Testing
 
-/// An edit written after another program changed the same row, before this process looked: the
-/// row deleted, the same field changed, the file marked with a newer schema version. Each is a
-/// real second process (Python's `sqlite3` module), and each rule is the JSON document's.
+/// An edit written after another program changed the same row, before this process looked.
+///
+/// The row deleted, the same field changed, the file marked with a newer schema version: each is
+/// a real second process (Python's `sqlite3` module), and each rule is the JSON document's.
 @MainActor
 @Suite("The SQLite store's edit of a row another program changed first")
 struct SQLiteEditedMeanwhileTests {
