@@ -54,16 +54,43 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     @discardableResult
     public func save(_ document: Document) async throws(PersistenceError) -> SaveDurability {
         try await BlockingFileWork.run { () throws(PersistenceError) in
-            let bytes = try encode(document)
-            let target = try AtomicFile.resolvedPath(url)
-            try AtomicFile.createFolder(
-                URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
-            return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
-                held throws(PersistenceError) in
-                AtomicFile.removeLeftovers(of: url)
-                // Whatever another save wrote meanwhile, this one replaces it.
-                return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
+            try write(document, replacing: true)
+        }
+    }
+
+    /// Writes `document` as a new file, never over a file already there.
+    ///
+    /// The check and the write both hold the document's lock, as every save does: of two
+    /// programs that create the same file, or one that creates it while another saves it, one
+    /// is refused.
+    ///
+    /// - Throws: ``/MVCStore/PersistenceError/unwritable(path:reason:)`` if a file is already
+    ///   there (it is left as it is), or the file cannot be written.
+    @concurrent
+    public func create(_ document: Document) async throws(PersistenceError) {
+        _ = try await BlockingFileWork.run { () throws(PersistenceError) in
+            try write(document, replacing: false)
+        }
+    }
+
+    /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
+    private func write(_ document: Document, replacing: Bool) throws(PersistenceError)
+        -> SaveDurability
+    {
+        let bytes = try encode(document)
+        let target = try AtomicFile.resolvedPath(url)
+        try AtomicFile.createFolder(
+            URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
+        return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
+            held throws(PersistenceError) in
+            var status = stat()
+            if !replacing, lstat(target, &status) == 0 {
+                throw .unwritable(
+                    path: path, reason: "a file is already there; it was left as it is")
             }
+            AtomicFile.removeLeftovers(of: url)
+            // Whatever another save wrote meanwhile, this one replaces it.
+            return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
         }
     }
 

@@ -97,7 +97,7 @@ struct OpenedStore {
         // long for the folder.
         let target = SQLitePersistence<Attraction>.recoveryURL(for: url)
         do throws(PersistenceError) {
-            try await DocumentFile(url: target, format: .attractions).save(elements)
+            try await DocumentFile(url: target, format: .attractions).create(elements)
         } catch _ {
             return "\(problem); nor could the list be written beside it"
         }
@@ -153,11 +153,7 @@ struct OpenedStore {
         }
         switch Format(of: target) {
         case .document:
-            guard !FileManager.default.fileExists(atPath: target.path) else {
-                throw .unwritable(
-                    path: target.path, reason: "a file is already there; it was left as it is")
-            }
-            try await DocumentFile(url: target, format: .attractions).save(attractions)
+            try await DocumentFile(url: target, format: .attractions).create(attractions)
         case .database:
             try await SQLiteListFile<Attraction>.write(attractions, to: target)
         }

@@ -105,6 +105,27 @@ struct FileRespectTests {
         #expect(mode(secret) == 0o600)
     }
 
+    @Test(
+        "a new document is never written over one another program saved while the creation waited for the lock"
+    )
+    func createNeverReplaces() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let other = try await OtherSQLiteProgram.holdingDocumentLock(
+            folder.file(".a.json.lock").path, thenWriting: "theirs", to: url)
+
+        let creating = Task { try await file(url).create([Attraction(name: "Louvre")]) }
+        // Passes however long this is: the creation checks for the file under the lock. The
+        // pause only gives a check made before taking the lock (the bug) the time to be made.
+        try await Task.sleep(for: .milliseconds(200))
+        try await other.release()
+
+        await #expect {
+            try await creating.value
+        } throws: { "\($0)".contains("a file is already there; it was left as it is") }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "theirs")
+    }
+
     @Test("a file whose rows break the model's rules is refused with its row and field, untouched")
     func ruleBreakingFileRefused() async throws {
         let folder = try TemporaryFolder()

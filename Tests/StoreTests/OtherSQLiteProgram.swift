@@ -56,6 +56,27 @@ final class OtherSQLiteProgram: Sendable {
         try await holding("CREATE TABLE t (x); DROP TABLE t; BEGIN IMMEDIATE", on: url)
     }
 
+    /// Starts a program that holds a JSON document's lock (an `flock` on its lock file at
+    /// `lockPath`) until ``release()``, and writes `text` to `file` before it lets go: a program
+    /// that saves the document while this process waits for the lock.
+    ///
+    /// - Returns: Once the other program holds the lock.
+    static func holdingDocumentLock(_ lockPath: String, thenWriting text: String, to file: URL)
+        async throws -> OtherSQLiteProgram
+    {
+        let script = """
+            import fcntl, sys
+            lock = open(sys.argv[1], "a")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            print("locked", flush=True)
+            sys.stdin.readline()
+            with open(sys.argv[2], "w") as file:
+                file.write(sys.argv[3])
+            print("released", flush=True)
+            """
+        return try await startHolding(script, arguments: [lockPath, file.path, text])
+    }
+
     /// Starts a program that runs `begin` on the database at `url`, says so, waits for
     /// ``release()`` (or for this process to end), then commits and exits.
     private static func holding(_ begin: String, on url: URL) async throws -> OtherSQLiteProgram {
