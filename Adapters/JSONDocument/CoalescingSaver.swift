@@ -250,9 +250,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
                 self.run(self.state.fileChecked(result))
                 Task.detached(priority: .background) { withExtendedLifetime(replaced) {} }
             } catch {
-                // The next write meets the same problem and reports it; a check only tells the trace.
                 self.tracer.record(from: .disk, to: .persistence, "check failed: \(error)")
-                self.run(self.state.fileCheckFailed())
+                self.run(self.state.fileCheckFailed("\(error)"))
             }
         }
     }

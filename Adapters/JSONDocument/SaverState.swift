@@ -66,7 +66,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         /// ``writeSucceeded(_:)`` or ``writeFailed(_:)`` follows.
         case write(Document, over: DocumentSnapshot<Document>)
         /// Look whether the file changed since `base`; ``fileChecked(_:)`` or
-        /// ``fileCheckFailed()`` follows.
+        /// ``fileCheckFailed(_:)`` follows.
         case checkFile(against: DocumentSnapshot<Document>)
         /// Ask the owner to take the file's version in, given the version both last agreed on;
         /// ``reconciled(_:)`` follows with the owner's version afterwards.
@@ -100,6 +100,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     /// Why the last write could not be confirmed on disk, if it could not.
     public private(set) var unconfirmed: String?
     private var timerGenerations = 0
+    /// Why the last check of the file failed, told once.
+    private var checkProblem: String?
 
     /// Creates the state of a saver with nothing to write, whose file held `base` when read.
     public init(base: DocumentSnapshot<Document> = .missing) {
@@ -185,6 +187,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             guard case .writing(let written) = state.stage else { return [] }  // none started
             state.base = outcome.snapshot
             state.failure = nil
+            state.checkProblem = nil
             if case .unconfirmed(let reason) = outcome.durability {
                 state.unconfirmed = reason
             } else {
@@ -235,6 +238,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     public mutating func fileChecked(_ result: FileCheck<Document>) -> [Effect] {
         publishingStatus { state in
             guard case .checking(let then) = state.stage else { return [] }  // none started
+            state.checkProblem = nil
             switch result {
             case .unchanged(let snapshot, _):
                 state.base = snapshot
@@ -253,11 +257,18 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         }
     }
 
-    /// The check of the file failed; the next write meets the same problem and reports it.
-    public mutating func fileCheckFailed() -> [Effect] {
+    /// The check of the file failed: another program left something there that cannot be read.
+    ///
+    /// The user is told (once for each reason), and the version open here becomes pending, so
+    /// the next write, or the flush at the end, meets the problem and reports it: a program
+    /// that edits nothing more does not end with its list in no file.
+    public mutating func fileCheckFailed(_ reason: String) -> [Effect] {
         publishingStatus { state in
             guard case .checking(let then) = state.stage else { return [] }  // none started
-            return state.proceed(then)
+            if state.pending == nil { state.pending = state.base.document }
+            guard reason != state.checkProblem else { return state.proceed(then) }
+            state.checkProblem = reason
+            return [.notify(SaverNotice.unreadable(reason))] + state.proceed(then)
         }
     }
 
@@ -325,6 +336,10 @@ package enum SaverNotice {
     /// The file was found deleted by a check.
     package static let deleted =
         "the file was deleted by another program; the document is still open here, and the next change writes it to the file again"
+    /// A check found something there that cannot be read.
+    package static func unreadable(_ reason: String) -> String {
+        "another program left something at the file that cannot be read (\(reason)); the list open here is kept, and is written again at the next save, or beside the file when the program ends if it cannot be"
+    }
     /// A write found the file deleted and made it anew.
     package static let recreated =
         "the file had been deleted by another program; it was written again with the open document"

@@ -147,6 +147,14 @@ extension ListDatabase {
                 in: connection)
             try insert(element, in: connection, rank: rank)
         case .removed(let element, _):
+            // Edited by another program since this one read it: kept, as the JSON document's
+            // merge keeps it.
+            let stored = try storedTexts(of: element.id, in: connection)
+            if let stored, stored != Self.texts(of: element) {
+                return [
+                    "“\(element.title)” was deleted here but edited in another process; it was kept"
+                ]
+            }
             try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
         case .moved(let element, _, _):
             let rank = try rank(
@@ -170,29 +178,22 @@ extension ListDatabase {
         _ old: Element, with new: Element, placing write: RowWrite<Element>,
         in connection: SQLiteConnection
     ) throws -> [String] {
-        let fields = Element.fields
-        var stored: [String?]?
-        try connection.rows(
-            "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
-            [.text(new.id.description)], columns: fields.count
-        ) { stored = $0 }
-        guard let stored else {
+        guard let stored = try storedTexts(of: new.id, in: connection) else {
             try insert(
                 new, in: connection,
                 rank: rank(
                     placing: new.id, after: write.predecessor, before: write.successor,
                     in: connection))
-            return []
+            return ["“\(old.title)” was deleted in another process but edited here; it was kept"]
         }
-        let blank = Element(blankWithID: new.id)
         var conflicts: [String] = []
-        for (index, field) in fields.enumerated() where !field.isEqual(new, old) {
-            let now = stored[index] ?? field.text(in: blank)
+        for (index, field) in Element.fields.enumerated() where !field.isEqual(new, old) {
+            let now = stored[index]
             let (before, after) = (field.text(in: old), field.text(in: new))
             if now == after { continue }
             guard now == before else {
                 conflicts.append(
-                    "“\(new.title)” had its \(field.name) changed here to “\(after)” and in another process to “\(now)”; the other process's was kept"
+                    "“\(old.title)” had its \(field.name) changed here to “\(after)” and in another process to “\(now)”; the other process's was kept"
                 )
                 continue
             }
@@ -201,6 +202,27 @@ extension ListDatabase {
                 .text(after), .text(new.id.description))
         }
         return conflicts
+    }
+
+    /// The row's field texts (a `NULL` read as the field's default), or `nil` if there is no row.
+    private func storedTexts(of id: Element.ID, in connection: SQLiteConnection) throws
+        -> [String]?
+    {
+        let fields = Element.fields
+        var stored: [String]?
+        try connection.rows(
+            "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
+            [.text(id.description)], columns: fields.count
+        ) { row in
+            let blank = Element(blankWithID: id)
+            stored = zip(row, fields).map { text, field in text ?? field.text(in: blank) }
+        }
+        return stored
+    }
+
+    /// The texts a row of `element` holds, field by field.
+    private static func texts(of element: Element) -> [String] {
+        Element.fields.map { $0.text(in: element) }
     }
 
     private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {

@@ -224,7 +224,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             let (lost, conflicts) = try await database.write(next)
             if let lost { return fileLost(lost) }
             tracer.record(from: .disk, to: .persistence, "committed")
-            for conflict in conflicts { store?.postNotice(conflict) }
+            // One notice: several posted in one turn would be seen as the last alone.
+            if !conflicts.isEmpty { store?.postNotice(conflicts.joined(separator: "; ")) }
             pending.removeFirst()
             failures = 0
             if pending.isEmpty {

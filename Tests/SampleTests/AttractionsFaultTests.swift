@@ -92,6 +92,32 @@ struct AttractionsFaultTests {
     }
 
     @Test(
+        "a JSON document another program overwrites with something else after the last save is told at once, and the list goes beside it at the end"
+    )
+    func documentOverwrittenWhileIdle() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appending(path: "a.json").path
+        let sample = try LiveSample("attractions", ["--store", store])
+        sample.send("add Louvre")
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
+        #expect(
+            await eventually {
+                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Louvre") == true
+            })
+
+        // Nothing is edited after this: the list open here is in no file but the sample.
+        try Data("not a list of attractions\n".utf8).write(to: URL(fileURLWithPath: store))
+        #expect(await sample.waitForOutput(containing: "cannot be read") != nil)
+        let run = try await sample.finish()
+
+        let recovered = folder.appending(path: "a.recovered.json")
+        #expect(run.status == 1)
+        #expect(run.errors.contains(recovered.path), "\(run.errors.suffix(400))")
+        let kept = String(decoding: try Data(contentsOf: recovered), as: UTF8.self)
+        #expect(kept.contains("\"Louvre\""), "\(kept)")
+    }
+
+    @Test(
         "a signal ends a sample still being fed commands: it takes no more, and keeps every edit it showed",
         arguments: ["json", "sqlite"])
     func signalWhileFed(format: String) async throws {

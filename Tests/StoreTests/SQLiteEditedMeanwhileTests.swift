@@ -24,10 +24,13 @@ struct SQLiteEditedMeanwhileTests {
         return ({ messages.all }, token)
     }
 
-    @Test("an edit of a row another program deleted meanwhile writes the row again, whole")
+    @Test(
+        "an edit of a row another program deleted meanwhile writes the row again, whole, and says so"
+    )
     func editOfDeletedRowKept() async throws {
         let (folder, url, store, persistence) = try await openWithLouvre()
         defer { _ = folder }
+        let (messages, token) = Self.recordNotices(store)
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
         let louvre = try #require(store.elements.first)
@@ -44,7 +47,56 @@ struct SQLiteEditedMeanwhileTests {
         let onDisk = try ListOnDisk.read(url)
         #expect(onDisk.map(\.name) == ["Le Louvre", "Orsay"])
         #expect(onDisk.first?.notes == "kept")
+        #expect(
+            messages() == ["“Louvre” was deleted in another process but edited here; it was kept"])
         try await persistence.close()
+        _ = token
+    }
+
+    @Test(
+        "a delete of a row another program edited meanwhile keeps the row, says so, and the next look shows it again"
+    )
+    func deleteOfEditedRowKept() async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        defer { _ = folder }
+        let (messages, token) = Self.recordNotices(store)
+        let louvre = try #require(store.elements.first)
+
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
+            "UPDATE elements SET notes = 'theirs' WHERE id = '\(louvre.id)'")
+        try store.delete(at: 0)
+        try await persistence.flush()
+
+        #expect(try ListOnDisk.read(url).map(\.notes) == ["theirs"])
+        #expect(
+            messages() == ["“Louvre” was deleted here but edited in another process; it was kept"])
+        persistence.lookForChanges()
+        #expect(await eventually { store.elements.map(\.notes) == ["theirs"] })
+        try await persistence.close()
+        _ = token
+    }
+
+    @Test("an edit of two fields that another program both changed meanwhile is told in one notice")
+    func twoConflictsOneNotice() async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        defer { _ = folder }
+        let (messages, token) = Self.recordNotices(store)
+        let louvre = try #require(store.elements.first)
+
+        try OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
+            "UPDATE elements SET name = 'Their Louvre', notes = 'theirs' WHERE id = '\(louvre.id)'")
+        try store.replace(
+            louvre.id, with: Attraction(id: louvre.id, name: "Our Louvre", notes: "ours"))
+        try await persistence.flush()
+
+        #expect(try ListOnDisk.read(url).map(\.name) == ["Their Louvre"])
+        #expect(messages().count == 1, "\(messages())")
+        #expect(messages().first?.contains("its name changed here to “Our Louvre”") == true)
+        #expect(messages().first?.contains("its notes changed here to “ours”") == true)
+        try await persistence.close()
+        _ = token
     }
 
     @Test(

@@ -254,14 +254,31 @@ struct SaverStateTests {
         #expect(state.checkDue() == [])
     }
 
-    @Test("a check that fails lets the running timer go on")
+    @Test("a check that fails lets the running timer go on, and tells why once")
     func failedCheck() {
         var state = State()
         _ = state.documentChanged("v1")
         _ = state.checkDue()
 
-        #expect(state.fileCheckFailed() == [])
+        #expect(state.fileCheckFailed("garbage") == [.notify(SaverNotice.unreadable("garbage"))])
         #expect(state.stage == .waiting(timer: 1))
+        _ = state.checkDue()
+        #expect(state.fileCheckFailed("garbage") == [])
+    }
+
+    @Test(
+        "a check that fails with nothing pending makes the version open here pending, so the next save meets the problem"
+    )
+    func failedCheckWithNothingPending() {
+        var state = State(base: DocumentSnapshot(document: "v1", bytes: Array("v1".utf8)))
+        _ = state.checkDue()
+
+        #expect(
+            state.fileCheckFailed("garbage") == [
+                .publishStatus, .notify(SaverNotice.unreadable("garbage")),
+                .startTimer(generation: 1),
+            ])
+        #expect(state.pending == "v1")
     }
 
     @Test("a change during a check waits for it, then starts the timer")
@@ -283,7 +300,7 @@ struct SaverStateTests {
         #expect(state.writeSucceeded(written("v1")) == [])
         #expect(state.writeFailed(failure) == [])
         #expect(state.fileChecked(.deleted) == [])
-        #expect(state.fileCheckFailed() == [])
+        #expect(state.fileCheckFailed("garbage") == [])
         #expect(state.reconciled("v1") == [])
         #expect(state == before)
     }
