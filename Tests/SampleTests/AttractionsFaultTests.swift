@@ -57,20 +57,26 @@ struct AttractionsFaultTests {
         #expect(try await names(in: store) == ["Louvre"])
     }
 
+    /// A sample on the JSON document `store` that added Louvre and saved it (a moment after the
+    /// edit), before another program writes over the file.
+    private func startWithLouvreSaved(_ store: String) async throws -> LiveSample {
+        let sample = try LiveSample("attractions", ["--store", store])
+        sample.send("add Louvre")
+        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
+        #expect(
+            await eventually {
+                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Louvre") == true
+            })
+        return sample
+    }
+
     @Test(
         "a JSON document another program overwrites with something else gets the list written beside it at the end, and says where",
         arguments: ["attractions", String(repeating: "a", count: 250)])
     func documentOverwrittenByAnother(name: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appending(path: "\(name).json").path
-        let sample = try LiveSample("attractions", ["--store", store])
-        sample.send("add Louvre")
-        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
-        // Saved (a moment after the edit) before the other program writes over it.
-        #expect(
-            await eventually {
-                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Louvre") == true
-            })
+        let sample = try await startWithLouvreSaved(store)
 
         let theirs = Data("not a list of attractions\n".utf8)
         try theirs.write(to: URL(fileURLWithPath: store))
@@ -97,13 +103,7 @@ struct AttractionsFaultTests {
     func documentOverwrittenWhileIdle() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appending(path: "a.json").path
-        let sample = try LiveSample("attractions", ["--store", store])
-        sample.send("add Louvre")
-        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
-        #expect(
-            await eventually {
-                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Louvre") == true
-            })
+        let sample = try await startWithLouvreSaved(store)
 
         // Nothing is edited after this: the list open here is in no file but the sample.
         try Data("not a list of attractions\n".utf8).write(to: URL(fileURLWithPath: store))

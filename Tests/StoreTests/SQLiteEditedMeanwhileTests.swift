@@ -12,141 +12,131 @@ import Testing
 @MainActor
 @Suite("The SQLite store's edit of a row another program changed first")
 struct SQLiteEditedMeanwhileTests {
-    /// The store's notices, in order.
-    private static func recordNotices(_ store: AttractionStore) -> (
-        messages: () -> [String], token: ObservationToken
-    ) {
-        final class Messages { var all: [String] = [] }
-        let messages = Messages()
-        let token = store.notice.observe(options: .new) { change in
-            if let notice = change.newValue ?? nil { messages.all.append(notice.message) }
+    /// A store on a new database holding Louvre, written, whose notices are recorded.
+    @MainActor
+    private final class Fixture {
+        let folder: TemporaryFolder
+        let url: URL
+        let store: AttractionStore
+        let persistence: SQLitePersistence<Attraction>
+        let louvre: Attraction
+        private(set) var notices: [String] = []
+        private var token: ObservationToken?
+
+        init() async throws {
+            (folder, url, store, persistence) = try await openWithLouvre()
+            louvre = try #require(store.elements.first)
+            token = store.notice.observe(options: .new) { [weak self] change in
+                if let notice = change.newValue ?? nil { self?.notices.append(notice.message) }
+            }
         }
-        return ({ messages.all }, token)
+
+        /// Runs `sql` in another program, with `LOUVRE` standing for Louvre's id.
+        func otherProgram(_ sql: String) throws {
+            try OtherSQLiteProgram.run(
+                OtherSQLiteProgram.execute, url,
+                sql.replacingOccurrences(of: "LOUVRE", with: "'\(louvre.id)'"))
+        }
+
+        /// Replaces Louvre here, then writes it.
+        func editLouvre(name: String, notes: String) async throws {
+            try store.replace(louvre.id, with: Attraction(id: louvre.id, name: name, notes: notes))
+            try await persistence.flush()
+        }
     }
 
     @Test(
         "an edit of a row another program deleted meanwhile writes the row again, whole, and says so"
     )
     func editOfDeletedRowKept() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        defer { _ = folder }
-        let (messages, token) = Self.recordNotices(store)
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        let louvre = try #require(store.elements.first)
+        let it = try await Fixture()
+        try it.store.add(Attraction(name: "Orsay"))
+        try await it.persistence.flush()
 
-        try OtherSQLiteProgram.run(
-            OtherSQLiteProgram.execute, url, "DELETE FROM elements WHERE id = '\(louvre.id)'")
-        try store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "kept"))
-        try await persistence.flush()
+        try it.otherProgram("DELETE FROM elements WHERE id = LOUVRE")
+        try await it.editLouvre(name: "Louvre", notes: "kept")
         // Every later edit of it is written too.
-        try store.replace(
-            louvre.id, with: Attraction(id: louvre.id, name: "Le Louvre", notes: "kept"))
-        try await persistence.flush()
+        try await it.editLouvre(name: "Le Louvre", notes: "kept")
 
-        let onDisk = try ListOnDisk.read(url)
+        let onDisk = try ListOnDisk.read(it.url)
         #expect(onDisk.map(\.name) == ["Le Louvre", "Orsay"])
         #expect(onDisk.first?.notes == "kept")
         #expect(
-            messages() == ["“Louvre” was deleted in another process but edited here; it was kept"])
-        try await persistence.close()
-        _ = token
+            it.notices == ["“Louvre” was deleted in another process but edited here; it was kept"])
+        try await it.persistence.close()
     }
 
     @Test(
         "a delete of a row another program edited meanwhile keeps the row, says so, and the next look shows it again"
     )
     func deleteOfEditedRowKept() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        defer { _ = folder }
-        let (messages, token) = Self.recordNotices(store)
-        let louvre = try #require(store.elements.first)
+        let it = try await Fixture()
 
-        try OtherSQLiteProgram.run(
-            OtherSQLiteProgram.execute, url,
-            "UPDATE elements SET notes = 'theirs' WHERE id = '\(louvre.id)'")
-        try store.delete(at: 0)
-        try await persistence.flush()
+        try it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
+        try it.store.delete(at: 0)
+        try await it.persistence.flush()
 
-        #expect(try ListOnDisk.read(url).map(\.notes) == ["theirs"])
+        #expect(try ListOnDisk.read(it.url).map(\.notes) == ["theirs"])
         #expect(
-            messages() == ["“Louvre” was deleted here but edited in another process; it was kept"])
-        persistence.lookForChanges()
-        #expect(await eventually { store.elements.map(\.notes) == ["theirs"] })
-        try await persistence.close()
-        _ = token
-    }
-
-    @Test("an edit of two fields that another program both changed meanwhile is told in one notice")
-    func twoConflictsOneNotice() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        defer { _ = folder }
-        let (messages, token) = Self.recordNotices(store)
-        let louvre = try #require(store.elements.first)
-
-        try OtherSQLiteProgram.run(
-            OtherSQLiteProgram.execute, url,
-            "UPDATE elements SET name = 'Their Louvre', notes = 'theirs' WHERE id = '\(louvre.id)'")
-        try store.replace(
-            louvre.id, with: Attraction(id: louvre.id, name: "Our Louvre", notes: "ours"))
-        try await persistence.flush()
-
-        #expect(try ListOnDisk.read(url).map(\.name) == ["Their Louvre"])
-        #expect(messages().count == 1, "\(messages())")
-        #expect(messages().first?.contains("its name changed here to “Our Louvre”") == true)
-        #expect(messages().first?.contains("its notes changed here to “ours”") == true)
-        try await persistence.close()
-        _ = token
+            it.notices == ["“Louvre” was deleted here but edited in another process; it was kept"])
+        it.persistence.lookForChanges()
+        #expect(await eventually { it.store.elements.map(\.notes) == ["theirs"] })
+        try await it.persistence.close()
     }
 
     @Test(
         "an edit of a field another program changed meanwhile keeps the other program's version, and says so"
     )
     func sameFieldKeepsTheirs() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        defer { _ = folder }
-        let (messages, token) = Self.recordNotices(store)
-        let louvre = try #require(store.elements.first)
+        let it = try await Fixture()
 
-        try OtherSQLiteProgram.run(
-            OtherSQLiteProgram.execute, url,
-            "UPDATE elements SET notes = 'theirs' WHERE id = '\(louvre.id)'")
-        try store.replace(
-            louvre.id, with: Attraction(id: louvre.id, name: "Le Louvre", notes: "ours"))
-        try await persistence.flush()
+        try it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
+        try await it.editLouvre(name: "Le Louvre", notes: "ours")
 
         // The other field, which the other program left alone, is written.
-        let onDisk = try ListOnDisk.read(url)
+        let onDisk = try ListOnDisk.read(it.url)
         #expect(onDisk.map(\.name) == ["Le Louvre"])
         #expect(onDisk.map(\.notes) == ["theirs"])
-        #expect(messages().count == 1, "\(messages())")
-        #expect(messages().first?.contains("“ours”") == true)
-        #expect(messages().first?.contains("the other process's was kept") == true)
+        #expect(it.notices.count == 1, "\(it.notices)")
+        #expect(it.notices.first?.contains("“ours”") == true)
+        #expect(it.notices.first?.contains("the other process's was kept") == true)
         // The next look brings the other program's version in.
-        persistence.lookForChanges()
-        #expect(await eventually { store.elements.map(\.notes) == ["theirs"] })
-        #expect(store.elements.map(\.name) == ["Le Louvre"])
-        try await persistence.close()
-        _ = token
+        it.persistence.lookForChanges()
+        #expect(await eventually { it.store.elements.map(\.notes) == ["theirs"] })
+        #expect(it.store.elements.map(\.name) == ["Le Louvre"])
+        try await it.persistence.close()
+    }
+
+    @Test("an edit of two fields that another program both changed meanwhile is told in one notice")
+    func twoConflictsOneNotice() async throws {
+        let it = try await Fixture()
+
+        try it.otherProgram(
+            "UPDATE elements SET name = 'Their Louvre', notes = 'theirs' WHERE id = LOUVRE")
+        try await it.editLouvre(name: "Our Louvre", notes: "ours")
+
+        #expect(try ListOnDisk.read(it.url).map(\.name) == ["Their Louvre"])
+        #expect(it.notices.count == 1, "\(it.notices)")
+        #expect(it.notices.first?.contains("its name changed here to “Our Louvre”") == true)
+        #expect(it.notices.first?.contains("its notes changed here to “ours”") == true)
+        try await it.persistence.close()
     }
 
     @Test(
         "a database another program marks with a newer schema version while open is written no more; the list goes beside it"
     )
     func newerVersionWhileOpen() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        let (messages, token) = Self.recordNotices(store)
+        let it = try await Fixture()
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, "PRAGMA user_version = 3")
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        try await persistence.close()
+        try it.otherProgram("PRAGMA user_version = 3")
+        try it.store.add(Attraction(name: "Orsay"))
+        try await it.persistence.flush()
+        try await it.persistence.close()
 
-        #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
-        let recovered = folder.file("s.recovered.sqlite")
+        #expect(try ListOnDisk.read(it.url).map(\.name) == ["Louvre"])
+        let recovered = it.folder.file("s.recovered.sqlite")
         #expect(try ListOnDisk.read(recovered).map(\.name) == ["Louvre", "Orsay"])
-        #expect(messages().count == 1, "\(messages())")
-        #expect(messages().first?.contains("format version 3") == true)
-        _ = token
+        #expect(it.notices.count == 1, "\(it.notices)")
+        #expect(it.notices.first?.contains("format version 3") == true)
     }
 }
