@@ -189,16 +189,15 @@ final class OtherSQLiteProgram: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, url.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
+        let output = try ChildOutput()
+        process.standardOutput = output.handle
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw OtherProgramFailure(
                 description: "the other program exited with \(process.terminationStatus)")
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try output.text().trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func start(_ script: String, arguments: [String]) throws -> OtherSQLiteProgram {

@@ -209,15 +209,14 @@ struct SQLiteChangedUnderTests {
             "AddressSanitizer's runtime needs descriptors of its own, and ends the child without them"
         ))
     func idsWithoutDescriptors() throws {
-        let output = Pipe()
+        let output = try ChildOutput()
         let child = Process()
         child.executableURL = try executable(named: "other-process")
         child.arguments = ["--ids-without-descriptors"]
-        child.standardOutput = output
+        child.standardOutput = output.handle
         try child.run()
-        let text = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
+        let text = try output.text()
 
         // Foundation's `UUID()` reads /dev/urandom on Linux, and gave all zeros here.
         let ids = text.split(separator: "\n").map(String.init)

@@ -147,3 +147,33 @@ func contents(of url: URL) throws -> Data {
     defer { try? handle.close() }
     return try handle.readToEnd() ?? Data()
 }
+
+/// Where a child process's output goes: a temporary file, read once the child has exited.
+///
+/// Not a pipe: a pipe's write end is inherited by any child another test starts meanwhile, so
+/// reading the pipe to its end waits for that child to exit too. When that child waits for the
+/// actor the read blocks (a test's next step), the whole run hangs: CI caught one, with the
+/// main actor blocked in such a read for as long as CI let it run.
+final class ChildOutput {
+    let handle: FileHandle
+    private let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appending(
+            path: "child-output-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        handle = try FileHandle(forWritingTo: url)
+    }
+
+    deinit {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// What the child wrote; for once it has exited.
+    func text() throws -> String {
+        String(decoding: try contents(of: url), as: UTF8.self)
+    }
+}
