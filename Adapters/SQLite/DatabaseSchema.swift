@@ -31,11 +31,7 @@ enum DatabaseSchema {
         _ connection: SQLiteConnection, for _: Element.Type, path: String
     ) throws -> Int64 {
         let refuse = { (problem: String) in PersistenceError.corrupt(path: path, reason: problem) }
-        let version = try connection.integer("PRAGMA user_version") ?? 0
-        if version > Self.version {
-            throw PersistenceError.newerVersion(
-                path: path, found: Int(version), supported: Int(Self.version))
-        }
+        let version = try storedVersion(connection, path: path)
         if version == 0 {
             let tables = try connection.strings(
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -66,6 +62,17 @@ enum DatabaseSchema {
             throw refuse(
                 "\(list) has a column \(column) that every row must fill, and this code does not know it"
             )
+        }
+        return version
+    }
+
+    /// The schema version the file holds (`PRAGMA user_version`), refusing a newer one than this
+    /// code reads and writes.
+    static func storedVersion(_ connection: SQLiteConnection, path: String) throws -> Int64 {
+        let version = try connection.integer("PRAGMA user_version") ?? 0
+        if version > Self.version {
+            throw PersistenceError.newerVersion(
+                path: path, found: Int(version), supported: Int(Self.version))
         }
         return version
     }

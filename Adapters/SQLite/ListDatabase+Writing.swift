@@ -22,13 +22,10 @@ extension ListDatabase {
             try sqliteCall(writing: true) {
                 try connection.writing {
                     // Made a newer version (or unmade) by another program meanwhile: not written.
-                    let version = try connection.integer("PRAGMA user_version") ?? 0
+                    let version = try DatabaseSchema.storedVersion(connection, path: path)
                     if version != DatabaseSchema.version {
-                        throw version > DatabaseSchema.version
-                            ? PersistenceError.newerVersion(
-                                path: path, found: Int(version),
-                                supported: Int(DatabaseSchema.version))
-                            : .corrupt(path: path, reason: "its schema version is now \(version)")
+                        throw PersistenceError.corrupt(
+                            path: path, reason: "its schema version is now \(version)")
                     }
                     conflicts = try apply(write, in: connection)
                 }
@@ -151,9 +148,7 @@ extension ListDatabase {
             // merge keeps it.
             let stored = try storedTexts(of: element.id, in: connection)
             if let stored, stored != Self.texts(of: element) {
-                return [
-                    "“\(element.title)” was deleted here but edited in another process; it was kept"
-                ]
+                return [MergeNotice.deletedHereEditedThere(element.title)]
             }
             try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
         case .moved(let element, _, _):
@@ -184,7 +179,7 @@ extension ListDatabase {
                 rank: rank(
                     placing: new.id, after: write.predecessor, before: write.successor,
                     in: connection))
-            return ["“\(old.title)” was deleted in another process but edited here; it was kept"]
+            return [MergeNotice.deletedThereEditedHere(old.title)]
         }
         var conflicts: [String] = []
         for (index, field) in Element.fields.enumerated() where !field.isEqual(new, old) {
@@ -193,8 +188,8 @@ extension ListDatabase {
             if now == after { continue }
             guard now == before else {
                 conflicts.append(
-                    "“\(old.title)” had its \(field.name) changed here to “\(after)” and in another process to “\(now)”; the other process's was kept"
-                )
+                    MergeNotice.fieldEditedOnBothSides(
+                        old.title, field: field.name, here: after, there: now))
                 continue
             }
             try connection.run(
@@ -229,7 +224,7 @@ extension ListDatabase {
         try connection.rows(
             insertStatement,
             [.text(element.id.description), .integer(rank)]
-                + Element.fields.map { .text($0.text(in: element)) },
+                + Self.texts(of: element).map { .text($0) },
             columns: 0
         ) { _ in }
     }

@@ -80,14 +80,12 @@ public enum ListMerge<Element: ListElement> {
         case (let ours?, nil):
             guard let base else { return ours }  // added here
             if ours == base { return nil }  // deleted there, untouched here
-            notices.append(
-                "“\(ours.title)” was deleted in another process but edited here; it was kept")
+            notices.append(MergeNotice.deletedThereEditedHere(ours.title))
             return ours
         case (nil, let theirs?):
             guard let base else { return theirs }  // added there
             if theirs == base { return nil }  // deleted here, untouched there
-            notices.append(
-                "“\(theirs.title)” was deleted here but edited in another process; it was kept")
+            notices.append(MergeNotice.deletedHereEditedThere(theirs.title))
             return theirs
         case (nil, nil):
             return nil
@@ -120,8 +118,9 @@ public enum ListMerge<Element: ListElement> {
                 field.copy(from: ours, to: &result)
             } else if !field.isEqual(ours, base) && !field.isEqual(ours, theirs) {
                 notices.append(
-                    "“\(base.title)” had its \(field.name) changed here to “\(field.text(in: ours))” and in another process to “\(field.text(in: theirs))”; the other process's was kept"
-                )
+                    MergeNotice.fieldEditedOnBothSides(
+                        base.title, field: field.name, here: field.text(in: ours),
+                        there: field.text(in: theirs)))
             }
         }
         return result
@@ -167,5 +166,27 @@ public struct MergeResult<Document: Sendable>: Sendable {
     public init(document: Document, notices: [String] = []) {
         self.document = document
         self.notices = notices
+    }
+}
+
+/// What a merge tells the user when the two sides' edits met, in words every format uses: the
+/// JSON document's three-way merge, and the SQLite adapter's write, which applies the same rules
+/// row by row.
+package enum MergeNotice {
+    /// An element deleted in another process, edited here: kept.
+    package static func deletedThereEditedHere(_ title: String) -> String {
+        "“\(title)” was deleted in another process but edited here; it was kept"
+    }
+
+    /// An element deleted here, edited in another process: kept.
+    package static func deletedHereEditedThere(_ title: String) -> String {
+        "“\(title)” was deleted here but edited in another process; it was kept"
+    }
+
+    /// One field changed on both sides to different values: the other process's is kept.
+    package static func fieldEditedOnBothSides(
+        _ title: String, field: String, here: String, there: String
+    ) -> String {
+        "“\(title)” had its \(field) changed here to “\(here)” and in another process to “\(there)”; the other process's was kept"
     }
 }
