@@ -102,6 +102,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     private var timerGenerations = 0
     /// Why the last check of the file failed, told once.
     private var checkProblem: String?
+    /// Whether a check came due while the file was busy; it runs once the file is free.
+    private var checkWaits = false
 
     /// Creates the state of a saver with nothing to write, whose file held `base` when read.
     public init(base: DocumentSnapshot<Document> = .missing) {
@@ -229,6 +231,9 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         case .waiting(let timer):
             stage = .checking(then: .timer(timer))
         case .writing, .checking, .reconciling:
+            // Run once the file is free: another program's save in the middle of this one's
+            // would otherwise go unseen until the file changed again.
+            checkWaits = true
             return []
         }
         return [.checkFile(against: base)]
@@ -325,9 +330,16 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         if pending != nil {
             return isFlushing ? startWrite() : startTimer()
         }
-        guard isFlushing else { return [] }
+        guard isFlushing else { return waitingCheck() }
         isFlushing = false
-        return [.finishFlushes(failure?.error)]
+        return [.finishFlushes(failure?.error)] + waitingCheck()
+    }
+
+    /// The check that came due while the file was busy, if one did.
+    private mutating func waitingCheck() -> [Effect] {
+        guard checkWaits else { return [] }
+        checkWaits = false
+        return checkDue()
     }
 }
 

@@ -254,6 +254,17 @@ struct SaverStateTests {
         #expect(state.checkDue() == [])
     }
 
+    @Test("a check that comes due during a write runs once the write has ended")
+    func checkDuringWriteRunsAfter() {
+        var state = State()
+        _ = state.documentChanged("v1")
+        _ = state.flushRequested()
+        #expect(state.checkDue() == [])
+
+        let effects = state.writeSucceeded(written("v1"))
+        #expect(effects.contains(.checkFile(against: state.base)), "\(effects)")
+    }
+
     @Test("a check that fails lets the running timer go on, and tells why once")
     func failedCheck() {
         var state = State()
