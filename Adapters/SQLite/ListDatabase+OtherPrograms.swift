@@ -6,16 +6,21 @@ import Synchronization
 /// cut short under this one, found without opening any of the database's files outside SQLite.
 extension ListDatabase {
     /// Why the path no longer names the file open here, if it does not: deleted or moved away,
-    /// replaced by another file, or emptied or cut short in place.
+    /// replaced by another file, emptied or cut short in place, or a link on the way to it
+    /// pointed elsewhere.
     ///
-    /// One `lstat` (nothing is opened), and `PRAGMA data_version` if the file got shorter.
+    /// One `lstat` (nothing is opened), a `stat` through the links, and `PRAGMA data_version` if
+    /// the file got shorter.
     func lost() -> String? {
         guard let opened else { return nil }
         guard let now = FileIdentity(path: path) else {
             return "it was deleted or moved away by another program"
         }
-        if now.device != opened.device || now.inode != opened.inode {
-            return "another program replaced it with another file"
+        if !now.isSameFile(as: opened) { return "another program replaced it with another file" }
+        if named != path,
+            FileIdentity(path: named, followingLinks: true)?.isSameFile(as: opened) != true
+        {
+            return "\(named), the path it was opened by, now leads to another file, or to none"
         }
         if now.size < 100, opened.size >= 100 { return "another program emptied it" }
         if let leastSize, now.size < leastSize.bytes,
@@ -70,7 +75,7 @@ extension ListDatabase {
     func foldLog() {
         guard let connection else { return }
         if let now = FileIdentity(path: path) {
-            if let opened, now.device == opened.device, now.inode == opened.inode { return }
+            if let opened, now.isSameFile(as: opened) { return }
             guard (try? connection.integer("PRAGMA data_version")) == seenDataVersion else {
                 return
             }
@@ -106,18 +111,24 @@ extension ListDatabase {
     }
 }
 
-/// Which file a path names now (a link itself, not what it names), and how long it is: one
-/// `lstat`, which opens nothing.
+/// Which file a path names now (a link itself, unless `followingLinks`), and how long it is: one
+/// `lstat` or `stat`, which opens nothing.
 struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
+    var isFolder: Bool
 
-    init?(path: String) {
+    init?(path: String, followingLinks: Bool = false) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
+        isFolder = status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    func isSameFile(as other: FileIdentity) -> Bool {
+        device == other.device && inode == other.inode
     }
 }

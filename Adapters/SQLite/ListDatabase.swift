@@ -22,20 +22,20 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
     var successor: Element.ID?
 }
 
-/// A list kept in an SQLite database: one row per element, each edit durable in a transaction of
-/// its own (see `DatabaseSchema`).
+/// A list kept in an SQLite database, one row per element (see `DatabaseSchema`).
 ///
-/// Nothing here opens, reads or closes the database's files but SQLite: closing any descriptor
+/// Nothing here opens a descriptor of the database's files but SQLite: closing any descriptor
 /// of a file drops every POSIX lock the process holds on it, SQLite's among them. Whether the
 /// path still names the open file is asked with `lstat`, which opens nothing.
 ///
-/// An actor on a queue of its own (`QueueExecutor`), so a call that blocks, on `fsync` or on
-/// another process's lock, never holds the main actor or the cooperative pool. No method
-/// suspends, so no call is taken in the middle of another (an opening included).
+/// An actor on a queue of its own (`QueueExecutor`): a call blocked on `fsync` or on another
+/// process's lock never holds the main actor or the cooperative pool. No method suspends, so no
+/// call is taken in the middle of another.
 actor ListDatabase<Element: SQLiteListElement> {
     nonisolated let url: URL
-    /// The file's path, as errors show it (kept: `URL.path` decodes the URL at each call).
+    /// The file's path, links resolved, as errors show it; and the path it was opened by.
     nonisolated let path: String
+    nonisolated let named: String
     /// How long an edit waits for another process's lock before it fails.
     nonisolated let busyWait: Duration
     /// How long a write waits for another process's lock now (closing waits longer).
@@ -48,10 +48,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var fieldColumns: Set<String> = []
     /// `PRAGMA data_version` when the list was last read.
     var seenDataVersion: Int64 = -1
-    /// The file's identity and size when it was opened (see ``lost()``).
+    /// The file when it was opened, and the least size it can have now (see ``lost()``).
     var opened: FileIdentity?
-    /// The least size the file can have unless another program cut it short, and the
-    /// `PRAGMA data_version` it holds for (see ``measure()``).
     var leastSize: (bytes: Int64, dataVersion: Int64, pageSize: Int64)?
     /// Whether a look is reading the file now, past its check of the path (a test hook).
     nonisolated let readsChanges = Atomic<Bool>(false)
@@ -69,8 +67,8 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Describes the database at `url`; nothing is opened yet.
     init(url: URL, busyWait: Duration = .seconds(5)) {
-        // The file itself, not a link to it: its identity is the one to compare.
-        self.url = url.resolvingSymlinksInPath()
+        named = url.standardizedFileURL.path
+        self.url = Self.followingLinks(url)
         path = self.url.path
         self.busyWait = busyWait
         lockWait = busyWait
@@ -81,24 +79,19 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Opens the database, creating it if there is no file, and reads the whole list.
     ///
-    /// A file that is not a database of this kind, or whose rows break the model's rules, is
-    /// refused before anything is written to it. No write lock is taken unless the schema must be
-    /// made or changed.
+    /// A file that is not a database of this kind, or has a row that breaks the model's rules, is
+    /// refused before anything is written to it. The write lock is taken only to migrate.
     func open() throws(PersistenceError) -> EditableList<Element> {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
-        {
-            throw .unreadable(path: path, reason: "it is a folder")
-        }
-        if FileIdentity(path: path) == nil, let leftover = Self.leftoverCompanion(of: path) {
+        let file = FileIdentity(path: path)
+        if file?.isFolder == true { throw .unreadable(path: path, reason: "it is a folder") }
+        if file == nil, let leftover = Self.leftoverCompanion(of: path) {
             throw .unwritable(path: path, reason: leftover)
         }
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
         let read = try read(connection, refusingBrokenRows: true)
-        // Read-only, nothing is migrated: the list is shown, and each edit told why it is not
-        // saved.
+        // Read-only: nothing migrated, the list shown, and each edit told why it is not saved.
         if immutable || connection.isReadOnly {
             readOnlyReason =
                 immutable || isOnReadOnlyDisk
@@ -163,9 +156,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         return (version, columns)
     }
 
-    /// Lets go of the connection.
-    ///
-    /// One whose file was lost leaves the log alone: the log at the path may be another file's.
+    /// Lets go of the connection; one whose file was lost leaves the log at the path alone (it
+    /// may be another file's).
     func close() {
         if lost() != nil { connection?.skipsCheckpointOnClose() }
         connection = nil
@@ -173,24 +165,35 @@ actor ListDatabase<Element: SQLiteListElement> {
         leastSize = nil
     }
 
-    /// Lets the writes from now on wait for another process's lock until `deadline`, however
-    /// many there are: each is given what is left of `wait` (closing's patience, counted from
-    /// when closing began: a write under way then is within it).
+    /// Lets every write from now on wait for other processes' locks until `deadline` (closing's
+    /// `wait`, counted from when closing began).
     func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
         lockWait = wait
         waitingUntil = deadline
     }
 
-    /// When the writes stop waiting for other processes' locks, once `waitForLocks` set it.
     private(set) var waitingUntil: ContinuousClock.Instant?
 
     // MARK: Helpers
 
-    /// A connection to the file, and whether it is `immutable`.
-    ///
-    /// On a read-only file system, where SQLite cannot make the log's index, the file is read as
-    /// SQLite's documentation says to read a file nothing can change (`immutable`), unless its
-    /// log holds commits, which such a read would miss: that is refused.
+    /// The file `url` leads to, as SQLite finds it: its own identity is the one to compare, and
+    /// its companions are named after it. A link to a file not made yet is followed too.
+    private static func followingLinks(_ url: URL) -> URL {
+        var url = url.standardizedFileURL
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+            else { break }
+            url =
+                URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent())
+                .standardizedFileURL
+        }
+        let folder = url.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appending(path: url.lastPathComponent)
+    }
+
+    /// A connection to the file, and whether it is `immutable`: on a read-only file system, where
+    /// SQLite cannot make the log's index, the file is read as one nothing can change, unless its
+    /// log holds commits, which such a read would miss.
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {

@@ -4,24 +4,20 @@ public import MVCObservation
 public import MVCStore
 import MVCTracing
 
-/// Keeps a store's list in an SQLite database.
+/// Keeps a store's list in an SQLite database: the ``/MVCStore/ListPersistence`` port, as the
+/// JSON document's `DocumentPersistence` is.
 ///
-/// Each edit is written as it is made, in a transaction of its own; other processes' commits are
-/// taken in as ordinary updates of the ``/MVCStore/ListStore``, which does not know which
-/// ``/MVCStore/ListPersistence`` it has (this, or the JSON document's `DocumentPersistence`).
-///
-/// - Writing: edits are written in order on the database's own queue; ``saveStatus`` is
-///   `.pending` until all are in the file. A write that fails (a lock held past the busy wait, a
-///   full disk) stays queued, with the status `.failed`, and is tried again.
-/// - Reading: every poll interval it asks SQLite whether another connection committed; after a
-///   commit it reads the whole list off the main actor and the store merges it in.
-/// - A file deleted, moved, replaced, emptied or cut short while open (or a column of it removed
-///   or renamed) is noticed at the next look or write: nothing more is written at its path, the
-///   user is told once, and the whole list goes to a new file beside it (`name.recovered.sqlite`)
-///   at the next edit or at the end.
+/// - Writing: each edit in a transaction of its own, in order; ``saveStatus`` is `.pending` until
+///   all are in the file. A write that fails (a lock held too long, a full disk) stays queued,
+///   with the status `.failed`, and is tried again.
+/// - Reading: every poll interval it asks SQLite whether another connection committed; if one
+///   did, it reads the whole list off the main actor, and the store merges it in.
+/// - A file deleted, moved, replaced, emptied or cut short while open is noticed at the next look
+///   or write: nothing more is written at its path, the user is told once, and the whole list goes
+///   to a new file beside it (`name.recovered.sqlite`) at the next edit or at the end.
 ///
 /// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One worker
-/// does the work (writing, recovering, looking), one thing at a time, so no two of them meet.
+/// writes, recovers and looks, one thing at a time.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
@@ -48,11 +44,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var recoveryTarget: URL?
     private var isRecovering = false
     var wantsLook = false
-    /// The last problem a look told of, and the rows it skipped, so that each is told once.
+    /// What looks told last, so that each problem and skipped row is told once.
     var lookProblem: String?
     var skippedRows: Set<String> = []
 
-    /// How long closing waits for another program's lock (set once closing has begun).
+    /// Set once closing begins: how long it waits for other programs' locks, and until when.
     private var closingPatience: Duration?
     private var closingDeadline = ContinuousClock.now
     /// Why closing could not write everything; also ends the worker.
@@ -115,10 +111,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Writes what is queued, then closes the database; returns after the last look has ended,
     /// leaving no notice, status change or open file behind.
     ///
-    /// While another program keeps the database locked, the writes wait for up to `patience` in
-    /// all (SQLite's busy wait, given what is left of it at each write), so that a busy moment at
-    /// the end of a program loses nothing, and a program that keeps taking the lock back cannot
-    /// keep this one from ending. A file lost meanwhile gets the list written beside it first.
+    /// The writes wait for other programs' locks for up to `patience` in all, so that a busy
+    /// moment loses nothing and a program that keeps the lock cannot keep this one from ending.
+    /// A file lost meanwhile gets the list written beside it first.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.

@@ -62,6 +62,36 @@ struct SQLiteChangedUnderTests {
     }
 
     @Test(
+        "a database opened through a link that another program points at another file is told once, and the list goes beside the file it opened"
+    )
+    func linkRetargeted() async throws {
+        let folder = try TemporaryFolder()
+        let (opened, other, link) = (
+            folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("s.sqlite")
+        )
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: opened)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: link, pollInterval: nil)
+        let notices = Notices(store)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: other)
+
+        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains(link.path) == true)
+        #expect(persistence.url == folder.file("a.recovered.sqlite"))
+        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
+        // Nothing more was written to either file.
+        #expect(try ListOnDisk.read(opened).map(\.name) == ["Louvre"])
+        #expect(try ListOnDisk.read(other).map(\.name) == ["Cluny"])
+    }
+
+    @Test(
         "a database with a name near the longest SQLite takes is recovered beside it under a shorter name"
     )
     func longNameRecovered() async throws {
