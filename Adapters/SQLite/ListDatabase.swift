@@ -176,8 +176,9 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     // MARK: Helpers
 
-    /// The file `url` leads to, as SQLite finds it: its own identity is the one to compare, and
-    /// its companions are named after it. A link to a file not made yet is followed too.
+    /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included.
+    ///
+    /// Its identity is the one to compare, and SQLite names its companions after it.
     private static func followingLinks(_ url: URL) -> URL {
         var url = url.standardizedFileURL
         for _ in 0..<40 {
