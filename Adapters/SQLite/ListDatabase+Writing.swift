@@ -6,10 +6,9 @@ import MVCStore
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably.
     ///
-    /// - Returns: Why the path no longer names the file open here, found before writing (nothing
-    ///   written) or after (the edit is in a file nobody will read): either way the edit is still
-    ///   to be kept elsewhere. And what to tell the user of fields another program had changed
-    ///   meanwhile, whose version was kept.
+    /// - Returns: Why the path no longer names the file open here, found before the write or
+    ///   after it (the edit then still to be kept elsewhere); and what to tell of fields another
+    ///   program had changed meanwhile, whose version was kept.
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
         lost: String?, conflicts: [String]
     ) {
@@ -89,11 +88,10 @@ extension ListDatabase {
     /// database file" does not say that the folder is gone or may not be written.
     private static func why(_ error: PersistenceError, building: URL) -> String {
         let folder = building.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+        guard let found = FileIdentity(path: folder, followingLinks: true) else {
             return "its folder \(folder) is not there"
         }
-        if !isFolder.boolValue { return "\(folder) is a file, not a folder" }
+        if !found.isFolder { return "\(folder) is a file, not a folder" }
         if access(folder, W_OK) != 0 {
             return "its folder \(folder) may not be written (\(String(cString: strerror(errno))))"
         }
@@ -147,7 +145,7 @@ extension ListDatabase {
             // Edited by another program since this one read it: kept, as the JSON document's
             // merge keeps it.
             let stored = try storedTexts(of: element.id, in: connection)
-            if let stored, stored != Self.texts(of: element) {
+            if let stored, stored != Element.fields.map({ $0.text(in: element) }) {
                 return [MergeNotice.deletedHereEditedThere(element.title)]
             }
             try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
@@ -215,16 +213,11 @@ extension ListDatabase {
         return stored
     }
 
-    /// The texts a row of `element` holds, field by field.
-    private static func texts(of element: Element) -> [String] {
-        Element.fields.map { $0.text(in: element) }
-    }
-
     private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {
         try connection.rows(
             insertStatement,
             [.text(element.id.description), .integer(rank)]
-                + Self.texts(of: element).map { .text($0) },
+                + Element.fields.map { .text($0.text(in: element)) },
             columns: 0
         ) { _ in }
     }
