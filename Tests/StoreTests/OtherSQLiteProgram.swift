@@ -189,14 +189,14 @@ final class OtherSQLiteProgram: Sendable {
 
     /// Runs `script` with the database's path and `arguments`, to its end; what it printed.
     @discardableResult
-    static func run(_ script: String, _ url: URL, _ arguments: String...) throws -> String {
+    static func run(_ script: String, _ url: URL, _ arguments: String...) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, url.path] + arguments
         let output = try ChildOutput()
         process.standardOutput = output.handle
         try process.run()
-        process.waitUntilExit()
+        await exited(process)
         guard process.terminationStatus == 0 else {
             throw OtherProgramFailure(
                 description: "the other program exited with \(process.terminationStatus)")

@@ -48,7 +48,7 @@ struct SQLiteChangedUnderTests {
         let (folder, url, store, persistence) = try await Self.openInAFolder()
         let notices = Notices(store)
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder")
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
         try await persistence.close()
@@ -77,7 +77,7 @@ struct SQLiteChangedUnderTests {
         try await persistence.flush()
         try await SQLiteListFile.write([Attraction(name: "Cluny")], to: other)
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
         try await persistence.close()
@@ -103,7 +103,7 @@ struct SQLiteChangedUnderTests {
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
         try await persistence.close()
@@ -123,7 +123,7 @@ struct SQLiteChangedUnderTests {
         let bytes = Data("another database's log".utf8)
         try bytes.write(to: leftover)
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
         try await persistence.close()
@@ -170,7 +170,7 @@ struct SQLiteChangedUnderTests {
         try store.add(Attraction(name: "Louvre", notes: "Mona Lisa"))
         try await persistence.flush()
 
-        try OtherSQLiteProgram.run(
+        try await OtherSQLiteProgram.run(
             OtherSQLiteProgram.execute, url, "ALTER TABLE elements RENAME COLUMN notes TO remarks")
         if looksFirst {
             persistence.lookForChanges()
@@ -187,7 +187,7 @@ struct SQLiteChangedUnderTests {
         let recovered = folder.file("s.recovered.sqlite")
         #expect(persistence.url == recovered)
         #expect(try ListOnDisk.read(recovered).map(\.notes) == ["Mona Lisa", ""])
-        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
     }
 
     @Test(
@@ -197,12 +197,12 @@ struct SQLiteChangedUnderTests {
         let (folder, url, store, persistence) = try await openWithLouvre()
         let notices = Notices(store)
 
-        try OtherSQLiteProgram.run(
+        try await OtherSQLiteProgram.run(
             OtherSQLiteProgram.execute, url,
             "INSERT INTO elements (id, rank, name, notes) VALUES ('not-an-id', 99, 'Bad', '')")
         persistence.lookForChanges()
         #expect(await eventually { !notices.messages.isEmpty })
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
         persistence.lookForChanges()
         #expect(await eventually { store.elements.count == 2 })
         try await persistence.close()
@@ -219,7 +219,7 @@ struct SQLiteChangedUnderTests {
     func recoveryImpossible() async throws {
         let (folder, url, store, persistence) = try await Self.openInAFolder()
 
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder-leave-file")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "move-folder-leave-file")
         try store.add(Attraction(name: "Orsay"))
         await #expect {
             try await persistence.close()
@@ -238,14 +238,14 @@ struct SQLiteChangedUnderTests {
             if: !isUnderAddressSanitizer,
             "AddressSanitizer's runtime needs descriptors of its own, and ends the child without them"
         ))
-    func idsWithoutDescriptors() throws {
+    func idsWithoutDescriptors() async throws {
         let output = try ChildOutput()
         let child = Process()
         child.executableURL = try executable(named: "other-process")
         child.arguments = ["--ids-without-descriptors"]
         child.standardOutput = output.handle
         try child.run()
-        child.waitUntilExit()
+        await exited(child)
         let text = try output.text()
 
         // Foundation's `UUID()` reads /dev/urandom on Linux, and gave all zeros here.

@@ -32,8 +32,8 @@ struct SQLiteEditedMeanwhileTests {
         }
 
         /// Runs `sql` in another program, with `LOUVRE` standing for Louvre's id.
-        func otherProgram(_ sql: String) throws {
-            try OtherSQLiteProgram.run(
+        func otherProgram(_ sql: String) async throws {
+            try await OtherSQLiteProgram.run(
                 OtherSQLiteProgram.execute, url,
                 sql.replacingOccurrences(of: "LOUVRE", with: "'\(louvre.id)'"))
         }
@@ -53,7 +53,7 @@ struct SQLiteEditedMeanwhileTests {
         try it.store.add(Attraction(name: "Orsay"))
         try await it.persistence.flush()
 
-        try it.otherProgram("DELETE FROM elements WHERE id = LOUVRE")
+        try await it.otherProgram("DELETE FROM elements WHERE id = LOUVRE")
         try await it.editLouvre(name: "Louvre", notes: "kept")
         // Every later edit of it is written too.
         try await it.editLouvre(name: "Le Louvre", notes: "kept")
@@ -72,7 +72,7 @@ struct SQLiteEditedMeanwhileTests {
     func deleteOfEditedRowKept() async throws {
         let it = try await Fixture()
 
-        try it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
+        try await it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
         try it.store.delete(at: 0)
         try await it.persistence.flush()
 
@@ -90,7 +90,7 @@ struct SQLiteEditedMeanwhileTests {
     func sameFieldKeepsTheirs() async throws {
         let it = try await Fixture()
 
-        try it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
+        try await it.otherProgram("UPDATE elements SET notes = 'theirs' WHERE id = LOUVRE")
         try await it.editLouvre(name: "Le Louvre", notes: "ours")
 
         // The other field, which the other program left alone, is written.
@@ -111,7 +111,7 @@ struct SQLiteEditedMeanwhileTests {
     func twoConflictsOneNotice() async throws {
         let it = try await Fixture()
 
-        try it.otherProgram(
+        try await it.otherProgram(
             "UPDATE elements SET name = 'Their Louvre', notes = 'theirs' WHERE id = LOUVRE")
         try await it.editLouvre(name: "Our Louvre", notes: "ours")
 
@@ -128,7 +128,7 @@ struct SQLiteEditedMeanwhileTests {
     func newerVersionWhileOpen() async throws {
         let it = try await Fixture()
 
-        try it.otherProgram("PRAGMA user_version = 3")
+        try await it.otherProgram("PRAGMA user_version = 3")
         try it.store.add(Attraction(name: "Orsay"))
         try await it.persistence.flush()
         try await it.persistence.close()

@@ -51,11 +51,12 @@ struct SQLiteFileTests {
             at: url, pollInterval: nil)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
+        try await OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
         for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
         try await persistence.flush()
         // Restored from the copy in place by another program, then edited here.
-        try OtherSQLiteProgram.run(
+        try await OtherSQLiteProgram.run(
             OtherSQLiteProgram.execute, url,
             "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; INSERT INTO main.elements SELECT * FROM old.elements"
         )

@@ -86,17 +86,18 @@ struct SQLiteOtherProgramTests {
         _ = try await SQLiteListFile<Attraction>.read(from: url)
         // Another program reads and exits: were this process's locks dropped, it would take
         // itself for the last user and fold the log away.
-        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+        _ = try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
 
         try store.add(Attraction(name: "Orsay"))
         try await persistence.flush()
-        let seen = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
-        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
+        let seen = try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+        _ = try await OtherSQLiteProgram.run(OtherSQLiteProgram.insert, url, "Cluny")
         try await second.close()
         try await persistence.close()
 
         #expect(seen == "Louvre,Orsay")
-        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre,Orsay,Cluny")
+        #expect(
+            try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre,Orsay,Cluny")
         #expect(try RawSQLite(url).rows("PRAGMA integrity_check") == [["ok"]])
     }
 
@@ -119,7 +120,7 @@ struct SQLiteOtherProgramTests {
         try store.add(Attraction(name: "Orsay", notes: String(repeating: "x", count: 2_000)))
         try store.add(Attraction(name: "Orangerie", notes: String(repeating: "y", count: 2_000)))
         try await persistence.flush()
-        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, how)
+        _ = try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, how)
         // What is at the path: its inode, size and modification time (not its bytes: a `Data`
         // read here is reported leaked by LeakSanitizer, which cannot follow its storage).
         let left = Self.fileState(url)
@@ -142,7 +143,7 @@ struct SQLiteOtherProgramTests {
         if how == "replace" {
             // And the next program to open it finds it as it was: no frames of this process's
             // are left in the log at the path for SQLite to read as the new file's own.
-            #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.tables, url) == "notes")
+            #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.tables, url) == "notes")
         }
         withExtendedLifetime(token) {}
     }
@@ -152,7 +153,7 @@ struct SQLiteOtherProgramTests {
     )
     func lostFoundByWrite() async throws {
         let (folder, url, store, persistence) = try await openWithLouvre()
-        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        _ = try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
 
         try store.add(Attraction(name: "Orsay"))
         try? await persistence.flush()
@@ -172,7 +173,7 @@ struct SQLiteOtherProgramTests {
         let folder = try TemporaryFolder()
         let url = folder.file("s.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
-        _ = try OtherSQLiteProgram.run(OtherSQLiteProgram.autoVacuum, url)
+        _ = try await OtherSQLiteProgram.run(OtherSQLiteProgram.autoVacuum, url)
         let (store, persistence) = try await AttractionStore.openDatabase(
             at: url, pollInterval: nil)
         // Long enough for SQLite's own checkpoints (every 1,000 pages of log) to come inside
@@ -213,7 +214,7 @@ struct SQLiteOtherProgramTests {
         let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url)
         persistence.lookForChanges()
         #expect(await eventually { persistence.isReadingOtherProcessesChanges })
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
         let closing = Task { try await persistence.close() }
         try await holder.release()
         try await closing.value
@@ -243,9 +244,9 @@ struct SQLiteOtherProgramTests {
         try await other.release()
         try await closing.value
 
-        let names = try OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
+        let names = try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url)
         #expect(names == "Louvre,Orsay,Cluny" || names == "Louvre,Cluny,Orsay", "\(names)")
-        #expect(try OtherSQLiteProgram.run(OtherSQLiteProgram.integrity, url) == "ok")
+        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.integrity, url) == "ok")
     }
 
     @Test("a recovery file never replaces one already there: the next free name is taken")

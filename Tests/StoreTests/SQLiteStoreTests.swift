@@ -270,7 +270,7 @@ struct SQLiteStoreTests {
 
         // Another program, in one transaction: a row added at the front, a field changed, a row
         // deleted; none of it through this code.
-        try OtherSQLiteProgram.run(
+        try await OtherSQLiteProgram.run(
             OtherSQLiteProgram.execute, url,
             """
             BEGIN;
@@ -325,12 +325,13 @@ struct SQLiteStoreTests {
         let (store, persistence) = try await AttractionStore.openDatabase(at: url)
         try store.add(Attraction(name: "Louvre"))
         try await persistence.flush()
-        try OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
+        try await OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url, "VACUUM INTO '\(backup.path)'")
         for name in ["Orsay", "Cluny", "Rodin"] { try store.add(Attraction(name: name)) }
         try await persistence.flush()
 
         // As `sqlite3 a.sqlite ".restore backup.sqlite"` does: the same file, older pages.
-        try OtherSQLiteProgram.run(
+        try await OtherSQLiteProgram.run(
             OtherSQLiteProgram.execute, url,
             "ATTACH '\(backup.path)' AS old; DELETE FROM main.elements; INSERT INTO main.elements SELECT * FROM old.elements"
         )

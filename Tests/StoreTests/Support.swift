@@ -148,6 +148,16 @@ func contents(of url: URL) throws -> Data {
     return try handle.readToEnd() ?? Data()
 }
 
+/// Returns once `process` has exited, polling between short sleeps.
+///
+/// Not `waitUntilExit()`, which blocks the calling thread: called from a test on the main
+/// actor, it held every other test's main-actor work (their waits for another process's edit
+/// among them) for as long as the child took to start and end, which on a loaded machine was
+/// long enough for those waits to give up.
+func exited(_ process: Process) async {
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
+}
+
 /// Where a child process's output goes: a temporary file, read once the child has exited.
 ///
 /// Not a pipe: a pipe's write end is inherited by any child another test starts meanwhile, so
