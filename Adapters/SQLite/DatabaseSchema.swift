@@ -42,6 +42,8 @@ enum DatabaseSchema {
             }
             return 0
         }
+        let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
+        guard tables.contains("meta") else { throw refuse("its table meta is missing") }
         let kind = try connection.strings("SELECT value FROM meta WHERE key = 'kind'").first
         guard kind == Element.pluralNoun else {
             throw refuse(

@@ -17,6 +17,7 @@ extension ListDatabase {
             return "it was deleted or moved away by another program"
         }
         if !now.isSameFile(as: opened) { return "another program replaced it with another file" }
+        if now.links > 1 { return Self.secondName(now.links) }
         if named != path,
             FileIdentity(path: named, followingLinks: true)?.isSameFile(as: opened) != true
         {
@@ -33,25 +34,34 @@ extension ListDatabase {
         return nil
     }
 
+    /// Why a database with more than one name may not be used: SQLite names its log after the
+    /// name it was opened by, so programs opening it by different names lose each other's commits.
+    nonisolated static func secondName(_ links: Int) -> String {
+        "it has \(links) names (hard links), and SQLite keeps a log beside each name: programs opening it by different names lose each other's commits (give it one name)"
+    }
+
     /// Notes the least size the file can have from now on, until another connection commits:
     /// its size now, or its pages' if fewer (what SQLite's next checkpoint may cut it to).
     ///
     /// Only a commit can make the list need fewer pages (a VACUUM, a restore, a delete where
-    /// `auto_vacuum` is on): another connection's changes `data_version`, and the file is then
-    /// measured again; this connection's own lowers the bound at once (``committed()``). A file
-    /// shorter than that was cut by another program. Where SQLite cannot answer (a lock held past
-    /// the busy wait), nothing is noted, and the next look measures again.
+    /// `auto_vacuum` is on): another connection's changes `data_version`, and only then may the
+    /// bound go down; this connection's own lowers it at once (``committed()``). A file shorter
+    /// than that was cut by another program (cut just before this measure, too: the bound kept).
+    /// Where SQLite cannot answer (a lock held past the busy wait), the bound stays: ``lost()``
+    /// uses it only while `data_version` is still the one it was measured at.
     func measure() {
         guard let connection, let before = try? connection.integer("PRAGMA data_version"),
             let pages = try? connection.integer("PRAGMA page_count"),
             let pageSize = try? connection.integer("PRAGMA page_size"),
             let now = FileIdentity(path: path),
             (try? connection.integer("PRAGMA data_version")) == before
-        else {
-            leastSize = nil
-            return
+        else { return }
+        let bytes = min(now.size, pages * pageSize)
+        if let known = leastSize, known.dataVersion == before {
+            leastSize?.bytes = max(known.bytes, bytes)
+        } else {
+            leastSize = (bytes, before, pageSize)
         }
-        leastSize = (min(now.size, pages * pageSize), before, pageSize)
     }
 
     /// Lowers the least size after this connection's own commit, which may need fewer pages.
@@ -118,6 +128,8 @@ struct FileIdentity: Equatable, Sendable {
     var inode: UInt64
     var size: Int64
     var isFolder: Bool
+    /// How many names (hard links) the file has.
+    var links: Int
 
     init?(path: String, followingLinks: Bool = false) {
         var status = stat()
@@ -126,6 +138,7 @@ struct FileIdentity: Equatable, Sendable {
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
         isFolder = status.st_mode & S_IFMT == S_IFDIR
+        links = Int(status.st_nlink)
     }
 
     func isSameFile(as other: FileIdentity) -> Bool {

@@ -67,7 +67,7 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Describes the database at `url`; nothing is opened yet.
     init(url: URL, busyWait: Duration = .seconds(5)) {
-        named = url.standardizedFileURL.path
+        named = url.path
         self.url = Self.followingLinks(url)
         path = self.url.path
         self.busyWait = busyWait
@@ -84,6 +84,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     func open() throws(PersistenceError) -> EditableList<Element> {
         let file = FileIdentity(path: path)
         if file?.isFolder == true { throw .unreadable(path: path, reason: "it is a folder") }
+        if let file, file.links > 1 {
+            throw .unwritable(path: path, reason: Self.secondName(file.links))
+        }
         if file == nil, let leftover = Self.leftoverCompanion(of: path) {
             throw .unwritable(path: path, reason: leftover)
         }
@@ -180,16 +183,21 @@ actor ListDatabase<Element: SQLiteListElement> {
     ///
     /// Its identity is the one to compare, and SQLite names its companions after it.
     private static func followingLinks(_ url: URL) -> URL {
-        var url = url.standardizedFileURL
+        var (folder, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
         for _ in 0..<40 {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
-            else { break }
-            url =
-                URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent())
-                .standardizedFileURL
+            // The folder as the system resolves it: `..` after a link leads out of the link's
+            // target, as it does for SQLite and every other program.
+            if let resolved = realpath(folder, nil) {
+                folder = String(cString: resolved)
+                free(resolved)
+            }
+            let file = URL(fileURLWithPath: folder).appending(path: name)
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)
+            else { return file }
+            let next = URL(fileURLWithPath: target.hasPrefix("/") ? target : "\(folder)/\(target)")
+            (folder, name) = (next.deletingLastPathComponent().path, next.lastPathComponent)
         }
-        let folder = url.deletingLastPathComponent().resolvingSymlinksInPath()
-        return folder.appending(path: url.lastPathComponent)
+        return URL(fileURLWithPath: folder).appending(path: name)
     }
 
     /// A connection to the file, and whether it is `immutable`: on a read-only file system, where

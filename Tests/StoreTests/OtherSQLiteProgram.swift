@@ -158,13 +158,15 @@ final class OtherSQLiteProgram: Sendable {
     /// Deletes the file (`delete`), puts another database in its place (`replace`), empties it
     /// in place (`empty`), cuts it short to its first page (`truncate`), or moves its folder
     /// away (`move-folder`, to the folder's name with `.moved`; `move-folder-leave-file` puts an
-    /// empty file at its name); or points the link at the path to another file (`retarget`, the
-    /// file's path the third argument).
+    /// empty file at its name); points the link at the path to another file (`retarget`, the
+    /// file's path the third argument); or gives the file a second name (`hard-link`, `NAME.2`).
     static let lose = """
         import os, sqlite3, sys
         path, how = sys.argv[1], sys.argv[2]
         if how == "delete":
             os.remove(path)
+        elif how == "hard-link":
+            os.link(path, path + ".2")
         elif how == "retarget":
             os.symlink(sys.argv[3], path + ".link")
             os.replace(path + ".link", path)

@@ -62,36 +62,6 @@ struct SQLiteChangedUnderTests {
     }
 
     @Test(
-        "a database opened through a link that another program points at another file is told once, and the list goes beside the file it opened"
-    )
-    func linkRetargeted() async throws {
-        let folder = try TemporaryFolder()
-        let (opened, other, link) = (
-            folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("s.sqlite")
-        )
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: opened)
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: link, pollInterval: nil)
-        let notices = Notices(store)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
-        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: other)
-
-        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        try await persistence.close()
-
-        #expect(notices.messages.count == 1, "\(notices.messages)")
-        #expect(notices.messages.first?.contains(link.path) == true)
-        #expect(persistence.url == folder.file("a.recovered.sqlite"))
-        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
-        // Nothing more was written to either file.
-        #expect(try ListOnDisk.read(opened).map(\.name) == ["Louvre"])
-        #expect(try ListOnDisk.read(other).map(\.name) == ["Cluny"])
-    }
-
-    @Test(
         "a database with a name near the longest SQLite takes is recovered beside it under a shorter name"
     )
     func longNameRecovered() async throws {
@@ -187,6 +157,27 @@ struct SQLiteChangedUnderTests {
         let recovered = folder.file("s.recovered.sqlite")
         #expect(persistence.url == recovered)
         #expect(try ListOnDisk.read(recovered).map(\.notes) == ["Mona Lisa", ""])
+        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+    }
+
+    @Test(
+        "a meta table another program drops or renames is told once, as a damaged file, and the list goes beside it",
+        arguments: ["DROP TABLE meta", "ALTER TABLE meta RENAME TO meta2"])
+    func metaTableGone(sql: String) async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        let notices = Notices(store)
+
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.execute, url, sql)
+        persistence.lookForChanges()
+        #expect(await eventually { !notices.messages.isEmpty })
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains("its table meta is missing") == true)
+        #expect(persistence.url == folder.file("s.recovered.sqlite"))
+        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
         #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import MVCModel
+import MVCObservation
+import MVCSQLiteStore
+import MVCStore
+import Testing
+
+/// The names a database is opened by: links, `..`, a second name.
+///
+/// SQLite follows links as the system does, and names its log after the file it found; a store
+/// that followed a path differently, or kept a file that another name now leads elsewhere from,
+/// would write where no other program looks. Each case from a hostile run of the sample.
+@MainActor
+@Suite("The SQLite store and the names of its file")
+struct SQLiteNamesTests {
+    /// Records the store's notices, in order.
+    @MainActor
+    private final class Notices {
+        var messages: [String] = []
+        var token: ObservationToken?
+
+        init(_ store: AttractionStore) {
+            token = store.notice.observe(options: .new) { [weak self] change in
+                if let notice = change.newValue ?? nil { self?.messages.append(notice.message) }
+            }
+        }
+    }
+
+    @Test(
+        "a database opened through a link that another program points at another file is told once, and the list goes beside the file it opened"
+    )
+    func linkRetargeted() async throws {
+        let folder = try TemporaryFolder()
+        let (opened, other, link) = (
+            folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("s.sqlite")
+        )
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: opened)
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: link, pollInterval: nil)
+        let notices = Notices(store)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.flush()
+        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: other)
+
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains(link.path) == true)
+        #expect(persistence.url == folder.file("a.recovered.sqlite"))
+        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
+        // Nothing more was written to either file.
+        #expect(try ListOnDisk.read(opened).map(\.name) == ["Louvre"])
+        #expect(try ListOnDisk.read(other).map(\.name) == ["Cluny"])
+    }
+
+    @Test("a path with .. after a linked folder opens the file SQLite and the system find there")
+    func parentOfALinkedFolder() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: folder.file("x/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: folder.file("lnk"), withDestinationURL: folder.file("x/sub"))
+        // lnk/.. is x, not the folder lnk is in.
+        let url = URL(fileURLWithPath: folder.file("lnk").path + "/../c.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.close()
+
+        #expect(try ListOnDisk.read(folder.file("x/c.sqlite")).map(\.name) == ["Louvre"])
+        #expect(!FileManager.default.fileExists(atPath: folder.file("c.sqlite").path))
+        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+    }
+
+    @Test("a database with a second name (a hard link) is refused, saying why, and left as it is")
+    func secondNameRefused() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "hard-link")
+
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        } throws: { error in
+            "\(error)".contains(url.path) && "\(error)".contains("2 names (hard links)")
+        }
+        #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
+    }
+
+    @Test(
+        "a database another program gives a second name while it is open is told once, and the list goes beside it"
+    )
+    func secondNameWhileOpen() async throws {
+        let (folder, url, store, persistence) = try await openWithLouvre()
+        let notices = Notices(store)
+
+        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "hard-link")
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        try await persistence.close()
+
+        #expect(notices.messages.count == 1, "\(notices.messages)")
+        #expect(notices.messages.first?.contains("2 names (hard links)") == true)
+        #expect(persistence.url == folder.file("s.recovered.sqlite"))
+        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
+    }
+}
