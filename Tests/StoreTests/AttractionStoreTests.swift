@@ -111,6 +111,33 @@ struct AttractionStoreTests {
         #expect(throws: AttractionStoreError.nothingToRedo) { try store.redo() }
     }
 
+    @Test(
+        "undo or redo of an edit whose field another process changed since is refused and dropped, the other's value kept"
+    )
+    func undoAfterTheSameFieldChangedElsewhere() throws {
+        let store = AttractionStore([louvre])
+        let mine = Attraction(id: louvre.id, name: "Louvre", notes: "mine")
+        let theirs = Attraction(id: louvre.id, name: "Louvre", notes: "theirs")
+        try store.replace(louvre.id, with: mine)
+        store.takeIn([.replace(old: mine, new: theirs)])
+
+        #expect(throws: AttractionStoreError.changedElsewhere("Edit “Louvre”")) {
+            try store.undo()
+        }
+        #expect(store.elements == [theirs])
+        #expect(store.undoLabel == nil)
+
+        try store.replace(louvre.id, with: mine)
+        try store.undo()
+        let later = Attraction(id: louvre.id, name: "Louvre", notes: "theirs, later")
+        store.takeIn([.replace(old: theirs, new: later)])
+        #expect(throws: AttractionStoreError.changedElsewhere("Edit “Louvre”")) {
+            try store.redo()
+        }
+        #expect(store.elements == [later])
+        #expect(store.redoLabel == nil)
+    }
+
     @Test("a refused edit throws and changes nothing")
     func refusedEdits() throws {
         let store = AttractionStore([louvre])

@@ -208,10 +208,11 @@ public final class ListStore<Element: ListElement> {
     ///
     /// - Throws: ``ListStoreError/nothingToUndo``; or ``ListStoreError/changedElsewhere(_:)`` if
     ///   another process's save removed what the edit was about (or brought back what it
-    ///   removed): that edit is dropped from the history.
+    ///   removed, or changed a field it set): that edit is dropped from the history.
     public func undo() throws(ListStoreError<Element>) {
         guard let entry = history.takeUndo() else { throw .nothingToUndo }
-        guard perform(entry.edit.inverse, label: nil) else {
+        guard !overwritesElsewhere(entry.edit.inverse), perform(entry.edit.inverse, label: nil)
+        else {
             history.dropRedo()
             throw .changedElsewhere(entry.label)
         }
@@ -223,10 +224,20 @@ public final class ListStore<Element: ListElement> {
     ///   for ``undo()``.
     public func redo() throws(ListStoreError<Element>) {
         guard let entry = history.takeRedo() else { throw .nothingToRedo }
-        guard perform(entry.edit, label: nil) else {
+        guard !overwritesElsewhere(entry.edit), perform(entry.edit, label: nil) else {
             history.dropUndo()
             throw .changedElsewhere(entry.label)
         }
+    }
+
+    /// Whether `edit`, an undo or a redo, would set a field that no longer holds what this
+    /// process left there: another process changed it since, and it is not this one's to take
+    /// back (the fields the edit did not touch are kept, as for any edit).
+    private func overwritesElsewhere(_ edit: ListEdit<Element>) -> Bool {
+        guard case .replace(let expected, let target) = edit,
+            let current = element(withID: expected.id)
+        else { return false }
+        return target.fieldsChanged(from: expected).contains { !$0.isEqual(current, expected) }
     }
 
     // MARK: Effects
