@@ -12,19 +12,6 @@ import Testing
 @MainActor
 @Suite("The SQLite store when another program changes what is around it")
 struct SQLiteChangedUnderTests {
-    /// Records the store's notices, in order.
-    @MainActor
-    private final class Notices {
-        var messages: [String] = []
-        var token: ObservationToken?
-
-        init(_ store: AttractionStore) {
-            token = store.notice.observe(options: .new) { [weak self] change in
-                if let notice = change.newValue ?? nil { self?.messages.append(notice.message) }
-            }
-        }
-    }
-
     /// A store on a new database `d/s.sqlite` in a new folder, holding Louvre, written.
     private static func openInAFolder() async throws -> (
         folder: TemporaryFolder, url: URL, store: AttractionStore,

@@ -13,19 +13,6 @@ import Testing
 @MainActor
 @Suite("The SQLite store and the names of its file")
 struct SQLiteNamesTests {
-    /// Records the store's notices, in order.
-    @MainActor
-    private final class Notices {
-        var messages: [String] = []
-        var token: ObservationToken?
-
-        init(_ store: AttractionStore) {
-            token = store.notice.observe(options: .new) { [weak self] change in
-                if let notice = change.newValue ?? nil { self?.messages.append(notice.message) }
-            }
-        }
-    }
-
     @Test(
         "a database opened through a link that another program points at another file is told once, and the list goes beside the file it opened"
     )

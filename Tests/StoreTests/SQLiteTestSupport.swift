@@ -14,6 +14,19 @@ import Testing
     import Darwin
 #endif
 
+/// Records a store's notices, in order.
+@MainActor
+final class Notices {
+    var messages: [String] = []
+    var token: ObservationToken?
+
+    init(_ store: AttractionStore) {
+        token = store.notice.observe(options: .new) { [weak self] change in
+            if let notice = change.newValue ?? nil { self?.messages.append(notice.message) }
+        }
+    }
+}
+
 /// The list in a database, as a program that only reads it sees it.
 enum ListOnDisk {
     static func read(_ url: URL) throws -> [Attraction] {
