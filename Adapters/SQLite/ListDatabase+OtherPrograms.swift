@@ -18,9 +18,8 @@ extension ListDatabase {
         }
         if !now.isSameFile(as: opened) { return "another program replaced it with another file" }
         if now.links > 1 { return Self.secondName(now.links) }
-        if named != path,
-            FileIdentity(path: named, followingLinks: true)?.isSameFile(as: opened) != true
-        {
+        // Followed again as at opening: a link on the way may now lead elsewhere.
+        if named != path, Self.followingLinks(URL(fileURLWithPath: named)).path != path {
             return "\(named), the path it was opened by, now leads to another file, or to none"
         }
         if now.size < 100, opened.size >= 100 { return "another program emptied it" }

@@ -85,7 +85,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         let file = FileIdentity(path: path)
         if file?.isFolder == true { throw .unreadable(path: path, reason: "it is a folder") }
         if let file, file.links > 1 {
-            throw .unwritable(path: path, reason: Self.secondName(file.links))
+            throw .unreadable(path: path, reason: Self.secondName(file.links))
         }
         if file == nil, let leftover = Self.leftoverCompanion(of: path) {
             throw .unwritable(path: path, reason: leftover)
@@ -149,7 +149,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// program removed or renamed would read as its default in every row).
     func checkedSchema(_ connection: SQLiteConnection) throws -> (Int64, columns: Set<String>) {
         let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-        guard version > 0 else { return (version, []) }
+        guard version > 0 else {
+            // Opened as a list: its tables were taken away, not its rows.
+            if !fieldColumns.isEmpty {
+                throw PersistenceError.corrupt(path: path, reason: "its tables were removed")
+            }
+            return (version, [])
+        }
         let columns = Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
         if let gone = fieldColumns.first(where: { !columns.contains($0) }) {
             throw PersistenceError.corrupt(
@@ -182,9 +188,10 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included.
     ///
     /// Its identity is the one to compare, and SQLite names its companions after it.
-    private static func followingLinks(_ url: URL) -> URL {
+    static func followingLinks(_ url: URL) -> URL {
         var (folder, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
-        for _ in 0..<40 {
+        // As many links as SQLite follows.
+        for _ in 0..<100 {
             // The folder as the system resolves it: `..` after a link leads out of the link's
             // target, as it does for SQLite and every other program.
             if let resolved = realpath(folder, nil) {

@@ -23,7 +23,11 @@ enum StoreOption {
                     "\(option) '\(text.terminalSafe)' ends with '/', so it names a folder; give a file, such as '\(text.terminalSafe)attractions.json'"
             )
         }
-        let url = URL(fileURLWithPath: text)
+        // Made absolute by hand: Foundation would take `..` out of a relative path by its text,
+        // where the system (and SQLite) resolve it after the link before it.
+        let absolute =
+            text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
+        let url = URL(fileURLWithPath: absolute)
         let folder = url.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {

@@ -110,4 +110,23 @@ struct AttractionsFormatTests {
         let afterMove = try #require(screens.dropFirst(48).first)
         #expect(afterMove.first == "  1. place 1" && afterMove[1] == "  2. place 44")
     }
+
+    @Test(
+        "a relative --store with .. after a linked folder names the file the system and SQLite find there",
+        arguments: ["json", "sqlite"])
+    func relativeParentOfALinkedFolder(format: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appending(path: "real/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: path("lsub"), withDestinationPath: "real/sub")
+
+        let run = try await SampleRunner.run(
+            "attractions", ["--store", "lsub/../x.\(format)"], script: "add Louvre\n", in: folder)
+
+        #expect(run.status == 0, "\(run.errors)")
+        // lsub/.. is real, not the folder lsub is in.
+        #expect(FileManager.default.fileExists(atPath: path("real/x.\(format)")))
+        #expect(!FileManager.default.fileExists(atPath: path("x.\(format)")))
+    }
 }

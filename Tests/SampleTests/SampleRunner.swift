@@ -51,10 +51,12 @@ enum SampleRunner {
         ProcessDeadline(process, seconds: seconds)
     }
 
-    /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal).
-    static func run(_ name: String, _ arguments: [String] = [], script: String = "") async throws
-        -> SampleRun
-    {
+    /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal), in
+    /// the current folder `folder` if one is given.
+    static func run(
+        _ name: String, _ arguments: [String] = [], script: String = "", in folder: URL? = nil
+    ) async throws -> SampleRun {
+        let workingFolder = folder
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "sample-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -69,6 +71,7 @@ enum SampleRunner {
         let process = Process()
         process.executableURL = try executable(named: name)
         process.arguments = arguments
+        if let workingFolder { process.currentDirectoryURL = workingFolder }
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)

@@ -148,9 +148,16 @@ struct SQLiteChangedUnderTests {
     }
 
     @Test(
-        "a meta table another program drops or renames is told once, as a damaged file, and the list goes beside it",
-        arguments: ["DROP TABLE meta", "ALTER TABLE meta RENAME TO meta2"])
-    func metaTableGone(sql: String) async throws {
+        "a meta table, or every table, another program drops or renames is told once, as a damaged file, and the list goes beside it",
+        arguments: [
+            ("DROP TABLE meta", "its table meta is missing"),
+            ("ALTER TABLE meta RENAME TO meta2", "its table meta is missing"),
+            (
+                "DROP TABLE meta; DROP TABLE elements; PRAGMA user_version = 0",
+                "its tables were removed"
+            ),
+        ])
+    func tablesGone(sql: String, told: String) async throws {
         let (folder, url, store, persistence) = try await openWithLouvre()
         let notices = Notices(store)
 
@@ -162,10 +169,15 @@ struct SQLiteChangedUnderTests {
         try await persistence.close()
 
         #expect(notices.messages.count == 1, "\(notices.messages)")
-        #expect(notices.messages.first?.contains("its table meta is missing") == true)
+        #expect(notices.messages.first?.contains(told) == true)
         #expect(persistence.url == folder.file("s.recovered.sqlite"))
         #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
-        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+        // Nothing more was written there.
+        if told == "its tables were removed" {
+            #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.tables, url) == "")
+        } else {
+            #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
+        }
     }
 
     @Test(

@@ -94,4 +94,34 @@ struct SQLiteNamesTests {
         #expect(persistence.url == folder.file("s.recovered.sqlite"))
         #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
     }
+
+    @Test(
+        "a database reached through 60 links, or a link whose target ends in a slash, is the file SQLite opens, and never taken for lost",
+        arguments: [60, 0])
+    func longWayToTheFile(links: Int) async throws {
+        let folder = try TemporaryFolder()
+        let real = folder.file("real.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: real)
+        // 0: one link, to "real.sqlite/"; else a chain, each link to the one before.
+        var target = links == 0 ? "real.sqlite/" : "real.sqlite"
+        for number in 0..<max(links, 1) {
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.file("l\(number).sqlite").path, withDestinationPath: target)
+            target = "l\(number).sqlite"
+        }
+        let url = folder.file(target)
+
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        let notices = Notices(store)
+        try store.add(Attraction(name: "Orsay"))
+        try await persistence.flush()
+        persistence.lookForChanges()
+        try await persistence.close()
+
+        #expect(notices.messages.isEmpty, "\(notices.messages)")
+        #expect(persistence.url == real)
+        #expect(try ListOnDisk.read(real).map(\.name) == ["Louvre", "Orsay"])
+        #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre,Orsay")
+    }
 }
