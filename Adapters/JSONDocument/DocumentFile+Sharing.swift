@@ -38,7 +38,10 @@ extension DocumentFile {
     {
         try await BlockingFileWork.run { () throws(PersistenceError) -> FileCheck<Document> in
             let identity = try AtomicFile.identity(of: url)
-            if identity == snapshot.identity { return .unchanged(snapshot, reread: false) }
+            // A snapshot without an identity (one its save could not trust) is always read.
+            if identity == snapshot.identity, identity != nil || snapshot.bytes == nil {
+                return .unchanged(snapshot, reread: false)
+            }
             guard let bytes = try AtomicFile.read(url) else {
                 return snapshot.bytes == nil ? .unchanged(snapshot, reread: false) : .deleted
             }
@@ -94,9 +97,13 @@ extension DocumentFile {
             let durability = try AtomicFile.write(bytes, to: url) {
                 held.confirm { isUnchanged(since: onDisk) }
             }
+            // Taken after the rename: another program's write landing in between would be taken
+            // for this one's, and never read. One of another length is not trusted (the next
+            // check then reads the file and compares).
+            var identity = try? AtomicFile.identity(of: url)
+            if identity?.size != Int64(bytes.count) { identity = nil }
             let snapshot = DocumentSnapshot(
-                document: written, bytes: [UInt8](bytes),
-                identity: try? AtomicFile.identity(of: url))
+                document: written, bytes: [UInt8](bytes), identity: identity)
             return SaveOutcome(
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)
