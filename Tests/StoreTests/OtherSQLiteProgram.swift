@@ -198,7 +198,10 @@ final class OtherSQLiteProgram: Sendable {
         let output = try ChildOutput()
         process.standardOutput = output.handle
         try process.run()
-        await exited(process)
+        // Blocks the calling actor while the child runs (tens of milliseconds): the suite's
+        // timings were tuned with it so, and letting other tests run meanwhile loaded CI's
+        // sanitizer runs past their waits. (`exited(_:)` waits without blocking.)
+        process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw OtherProgramFailure(
                 description: "the other program exited with \(process.terminationStatus)")

@@ -61,7 +61,11 @@ struct SQLiteOtherProgramTests {
         #expect(ContinuousClock.now - start >= .milliseconds(300))
 
         // Let go meanwhile, the writer's work is done and the tables are made.
-        let opening = Task { try await AttractionStore.openDatabase(at: url, pollInterval: nil) }
+        // Its busy wait only a guard against a hang: under a sanitizer the writer takes a while.
+        let opening = Task {
+            try await AttractionStore.openDatabase(
+                at: url, busyWait: .seconds(60), pollInterval: nil)
+        }
         try await other.release()
         let (store, persistence) = try await opening.value
         try store.add(Attraction(name: "Louvre"))
