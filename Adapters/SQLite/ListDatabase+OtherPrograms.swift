@@ -9,8 +9,8 @@ extension ListDatabase {
     /// replaced by another file, emptied or cut short in place, or a link on the way to it
     /// pointed elsewhere.
     ///
-    /// One `lstat` (nothing is opened), a `stat` through the links, and `PRAGMA data_version` if
-    /// the file got shorter.
+    /// One `lstat` (nothing is opened), the links on the way followed again where the path was
+    /// opened through one, and `PRAGMA data_version` if the file got shorter.
     func lost() -> String? {
         guard let opened else { return nil }
         guard let now = FileIdentity(path: path) else {
