@@ -21,7 +21,10 @@ for diff in Documentation/Examples/*.diff; do
     swift build --build-tests
     # The whole suite, no filter: a change is checked whole (a test that spells the fields by hand
     # elsewhere would otherwise pass unseen).
-    swift test --disable-xctest --skip-build
+    # A failed test is run again alone, once (Scripts/retry-failed-tests.sh says why).
+    swift test --disable-xctest --skip-build --xunit-output .build/worked-example.xml ||
+        Scripts/retry-failed-tests.sh .build/worked-example.xml .build/worked-example-retried.log \
+            swift test --disable-xctest --skip-build
     # A smoke session the example changes must match the example's new expected output (only the
     # attractions sample has a smoke session, and --store is its option).
     for expected in $(git diff --name-only -- '.ci/smoke/*.expected'); do

@@ -6,9 +6,11 @@ import Synchronization
 /// Taking in other processes' commits: SQLite is asked whether another connection committed, and
 /// if one did, the whole list is read off the main actor and merged in by the store.
 extension SQLitePersistence {
-    /// Whether a look is reading the database now, past its check of the path (a test hook).
-    package var isReadingOtherProcessesChanges: Bool {
-        database.readsChanges.load(ordering: .relaxed)
+    /// Whether a look is reading the database now, past its check of the path (a test hook,
+    /// callable on any thread: a test waits for it without needing the main actor).
+    package var isReadingOtherProcessesChanges: @Sendable () -> Bool {
+        let database = database
+        return { database.readsChanges.load(ordering: .relaxed) }
     }
 
     /// Looks for other processes' commits now, and takes them in.

@@ -217,7 +217,10 @@ struct SQLiteOtherProgramTests {
         // waits on them; the file is deleted meanwhile, and the program quits.
         let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url)
         persistence.lookForChanges()
-        #expect(await eventually { persistence.isReadingOtherProcessesChanges })
+        // Watched from a thread of its own: SQLite gives the look up after about 10 s of
+        // waiting, and the main actor, shared by the suite's other tests, may not get a turn
+        // that soon under a sanitizer.
+        #expect(await eventuallyOnAThread(persistence.isReadingOtherProcessesChanges))
         try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
         let closing = Task { try await persistence.close() }
         try await holder.release()
