@@ -84,6 +84,8 @@ enum AtomicFile {
     ///     records them to check every state a power cut could leave.
     ///   - confirmLock: Asked just before the rename whether the save's lock is still held (see
     ///     `FileLock.Held`); when it is not, nothing is replaced.
+    ///   - wrote: Given the new file's identity once its bytes are on disk, before the rename (not
+    ///     called if the system cannot say it).
     /// - Returns: Whether the new file is known to be on disk: ``SaveDurability/unconfirmed(_:)``
     ///   when it replaced the old one but the folder could not be flushed. That is a write that
     ///   happened, not a failure: the file holds `data`.
@@ -91,7 +93,7 @@ enum AtomicFile {
     @discardableResult
     static func write(
         _ data: Data, to url: URL, steps: any FileReplacementSteps = POSIXReplacementSteps(),
-        confirmLock: () -> Bool = { true }
+        confirmLock: () -> Bool = { true }, wrote: (FileIdentity) -> Void = { _ in }
     ) throws(PersistenceError) -> SaveDurability {
         let target = URL(fileURLWithPath: try resolvedPath(url))
         let folder = target.deletingLastPathComponent()
@@ -124,6 +126,8 @@ enum AtomicFile {
                 try steps.copyPermissions(from: target.path, to: handle)
                 try steps.write(data, to: handle)
                 try steps.sync(handle)
+                var status = stat()
+                if fstat(handle, &status) == 0 { wrote(FileIdentity(status)) }
             }
             guard confirmLock() else {
                 throw FileReplacementFailure(
@@ -243,5 +247,13 @@ package struct FileIdentity: Equatable, Sendable {
             changedSeconds = status.st_ctim.tv_sec
             changedNanoseconds = status.st_ctim.tv_nsec
         #endif
+    }
+
+    /// Whether `other` is this file with the same contents as written: the same file, size and
+    /// modification time (a rename moves only the status-change time).
+    func isSameWrite(as other: FileIdentity) -> Bool {
+        device == other.device && inode == other.inode && size == other.size
+            && modifiedSeconds == other.modifiedSeconds
+            && modifiedNanoseconds == other.modifiedNanoseconds
     }
 }

@@ -94,14 +94,20 @@ extension DocumentFile {
                 written = result.document
             }
             let bytes = try encode(written)
-            let durability = try AtomicFile.write(bytes, to: url) {
-                held.confirm { isUnchanged(since: onDisk) }
-            }
-            // Taken after the rename: another program's write landing in between would be taken
-            // for this one's, and never read. One of another length is not trusted (the next
-            // check then reads the file and compares).
+            var wrote: FileIdentity?
+            let durability = try AtomicFile.write(
+                bytes, to: url, confirmLock: { held.confirm { isUnchanged(since: onDisk) } },
+                wrote: { wrote = $0 })
+            // Taken after the rename (which moves the status-change time), and trusted only if it
+            // is still the file this save wrote, as it wrote it: another program's write landing
+            // in between would otherwise be taken for this one's, and never read. Not trusted,
+            // the next check reads the file and compares.
             var identity = try? AtomicFile.identity(of: url)
-            if identity?.size != Int64(bytes.count) { identity = nil }
+            if let now = identity,
+                now.size != Int64(bytes.count) || wrote?.isSameWrite(as: now) == false
+            {
+                identity = nil
+            }
             let snapshot = DocumentSnapshot(
                 document: written, bytes: [UInt8](bytes), identity: identity)
             return SaveOutcome(

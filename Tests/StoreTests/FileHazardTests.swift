@@ -137,6 +137,23 @@ struct FileHazardTests {
         }
     }
 
+    @Test("a check right after a save reads nothing: the save knows the file it wrote")
+    func checkAfterSaveReadsNothing() async throws {
+        let folder = try TemporaryFolder()
+        let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
+        let saved = try await file.save(
+            [Attraction(name: "Louvre")], over: .missing,
+            merge: { _, mine, _ in
+                MergeResult(document: mine)
+            })
+
+        guard case .unchanged(_, reread: false) = try await file.check(against: saved.snapshot)
+        else {
+            Issue.record("the file this process just saved was read again, as if another wrote it")
+            return
+        }
+    }
+
     @Test("an in-place change of the same size, with the modification time put back, is seen")
     func sameSizeChangeSeen() async throws {
         let folder = try TemporaryFolder()
