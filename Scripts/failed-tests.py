@@ -26,9 +26,10 @@ def main() -> int:
     for case in root.iter("testcase"):
         if case.find("failure") is None and case.find("error") is None:
             continue
-        # Swift Testing's filter matches "Module.Suite/function(labels:)".
-        name = f"{case.get('classname', '')}/{case.get('name', '')}"
-        patterns.setdefault(re.escape(name))
+        # Swift Testing's filter matches "Module.Suite/Nested/function(labels:)", where the report
+        # writes "Module.Suite.Nested": any dot of the class name may be either.
+        suite = re.escape(case.get("classname", "")).replace(r"\.", "[./]")
+        patterns.setdefault(f"{suite}/{re.escape(case.get('name', ''))}")
     for pattern in patterns:
         print(pattern)
     return 0
