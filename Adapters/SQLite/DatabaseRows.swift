@@ -7,6 +7,10 @@ struct StoredRows: Sendable {
     var ids: [String] = []
     /// Each row's field texts, `Element.fields.count` per row; `nil` keeps the field's default.
     var texts: [String?] = []
+    /// The rows (from 0) whose id is not stored as text or whose rank is not an integer, and
+    /// why: another program's, which no write here could find (`WHERE id = ?` never matches a
+    /// blob) or place.
+    var mistyped: [Int: String] = [:]
 
     /// Every row's text, in list order, from a table with these `columns`.
     static func read<Element: SQLiteListElement>(
@@ -18,13 +22,18 @@ struct StoredRows: Sendable {
             existing.contains($0.name) ? DatabaseSchema.quoted($0.name) : "NULL"
         }
         var rows = StoredRows()
+        let mistyped = """
+            CASE WHEN typeof(id) != 'text' THEN 'its id is stored as ' || typeof(id) || ', not as text' \
+            WHEN typeof(rank) != 'integer' THEN 'its rank is ' || substr(quote(rank), 1, 40) || ', not an integer' END
+            """
         // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
         try connection.rows(
-            "SELECT id, \(columns.joined(separator: ", ")) FROM elements ORDER BY rank, rowid", [],
-            columns: fields.count + 1
+            "SELECT id, \(columns.joined(separator: ", ")), \(mistyped) FROM elements ORDER BY rank, rowid",
+            [], columns: fields.count + 2
         ) { row in
+            if let problem = row[fields.count + 1] { rows.mistyped[rows.ids.count] = problem }
             rows.ids.append(row[0] ?? "")
-            for column in 1..<row.count { rows.texts.append(row[column]) }
+            for column in 1...fields.count { rows.texts.append(row[column]) }
         }
         return rows
     }
@@ -69,7 +78,9 @@ enum RowDecoder<Element: SQLiteListElement> {
         var problems: [(row: Int, reason: String)] = []
         var problem: String?
         for row in range {
-            if let element = element(
+            if !rows.mistyped.isEmpty, let mistyped = rows.mistyped[row] {
+                problems.append((row + 1, "\(Element.noun) \(rows.ids[row]): \(mistyped)"))
+            } else if let element = element(
                 key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
                 problem: &problem)
             {

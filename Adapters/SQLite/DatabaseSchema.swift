@@ -35,6 +35,13 @@ enum DatabaseSchema {
         if version == 0 {
             let tables = try connection.strings(
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            // This program's tables with no version: set by another program, since the version
+            // is set in the transaction that makes them.
+            if tables.contains("meta"), tables.contains("elements") {
+                throw refuse(
+                    "its schema version (PRAGMA user_version) is 0, though it has this program's tables elements and meta: another program cleared it"
+                )
+            }
             guard tables.isEmpty else {
                 throw refuse(
                     "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"
@@ -85,9 +92,21 @@ enum DatabaseSchema {
     /// Takes the write lock only if there is something to do, and reads the version again inside
     /// it: of several processes opening a new file, one makes it.
     static func migrate<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, from version: Int64, for _: Element.Type, busyWait: Duration
+        _ connection: SQLiteConnection, from version: Int64, for _: Element.Type,
+        busyWait: Duration, path: String
     ) throws {
-        try useWriteAheadLog(connection, busyWait: busyWait)
+        switch Result(catching: { () throws(SQLiteError) in
+            try useWriteAheadLog(connection, busyWait: busyWait)
+        }) {
+        case .success: break
+        case .failure(let error) where error.isBusy:
+            throw PersistenceError.unwritable(
+                path: path,
+                reason:
+                    "it is in SQLite's rollback-journal mode, which this program turns into WAL mode when it opens a file, and another program kept a transaction open on it for longer than \(busyWait) (the switch needs none open); nothing was changed"
+            )
+        case .failure(let error): throw error
+        }
         try connection.execute("PRAGMA synchronous = FULL")
         let columns = {
             Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))

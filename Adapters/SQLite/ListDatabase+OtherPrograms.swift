@@ -127,6 +127,8 @@ struct FileIdentity: Equatable, Sendable {
     var inode: UInt64
     var size: Int64
     var isFolder: Bool
+    /// Whether it is a plain file (not a folder, a device, a pipe or a socket).
+    var isFile: Bool
     /// How many names (hard links) the file has.
     var links: Int
 
@@ -137,6 +139,7 @@ struct FileIdentity: Equatable, Sendable {
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
         isFolder = status.st_mode & S_IFMT == S_IFDIR
+        isFile = status.st_mode & S_IFMT == S_IFREG
         links = Int(status.st_nlink)
     }
 

@@ -83,7 +83,12 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// refused before anything is written to it. The write lock is taken only to migrate.
     func open() throws(PersistenceError) -> EditableList<Element> {
         let file = FileIdentity(path: path)
-        if file?.isFolder == true { throw .unreadable(path: path, reason: "it is a folder") }
+        if let file, !file.isFile {
+            throw .unreadable(
+                path: path,
+                reason: file.isFolder
+                    ? "it is a folder" : "it is not a file but a device, a pipe or a socket")
+        }
         if let file, file.links > 1 {
             throw .unreadable(path: path, reason: Self.secondName(file.links))
         }
@@ -103,7 +108,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         } else {
             try sqliteCall {
                 try DatabaseSchema.migrate(
-                    connection, from: read.version, for: Element.self, busyWait: busyWait)
+                    connection, from: read.version, for: Element.self, busyWait: busyWait,
+                    path: path)
             }
         }
         self.connection = connection
@@ -252,7 +258,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         } catch let error as SQLiteError {
             if error.isDamaged { throw .corrupt(path: path, reason: error.message) }
             if writing, error.isBusy { throw locked(for: lockWait) }
-            if writing || error.isReadOnly { throw .unwritable(path: path, reason: error.message) }
+            if writing || error.isReadOnly || error.isFull {
+                throw .unwritable(path: path, reason: error.message)
+            }
             throw .unreadable(path: path, reason: error.message)
         } catch {
             throw writing

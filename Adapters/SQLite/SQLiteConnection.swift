@@ -12,6 +12,8 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     /// Whether the file, or its folder, may not be written.
     var isReadOnly: Bool { code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN }
+    /// Whether the disk is full (a write was refused, even one made to open the file).
+    var isFull: Bool { code & 0xFF == SQLITE_FULL }
     /// Whether the file is not a database, or a damaged one.
     var isDamaged: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 }

@@ -236,14 +236,13 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 return
             }
             let count = pending.count
-            closingFailure =
-                error != database.locked(for: lastTry)
-                ? error
-                : .unwritable(
-                    path: database.path,
-                    reason:
-                        "another program kept the database locked for over \(lastTry) while it closed; \(count) \(count == 1 ? "edit was" : "edits were") not saved"
-                )
+            let why =
+                error == database.locked(for: lastTry)
+                ? "another program kept the database locked for over \(lastTry) while it closed"
+                : error.reason
+            closingFailure = .unwritable(
+                path: database.path,
+                reason: "\(why); \(count) \(count == 1 ? "edit was" : "edits were") not saved")
         }
     }
 
@@ -340,6 +339,16 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 }
 
 extension PersistenceError {
+    /// What went wrong, without the path (which the error's description starts with).
+    var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason),
+            .brokenRule(_, let reason):
+            reason
+        default: description
+        }
+    }
+
     /// Why the open file is no longer one this program may write, if another program made it so:
     /// damaged it, or marked it with a newer schema version.
     var replacedByOtherProgram: String? {

@@ -8,6 +8,20 @@ import Testing
 @MainActor
 @Suite("The SQLite store's files")
 struct SQLiteFileTests {
+    @Test("a pipe given as the database is refused at opening, saying what it is, and left alone")
+    func pipeRefused() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        #expect(mkfifo(url.path, 0o600) == 0)
+
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url)
+        } throws: { error in
+            "\(error)".contains("it is not a file but a device, a pipe or a socket")
+        }
+        #expect(try folder.contents() == ["a.sqlite"])
+    }
+
     @Test("a new database and its -wal and -shm files are readable by their owner only")
     func newFilesArePrivate() async throws {
         let folder = try TemporaryFolder()

@@ -56,7 +56,7 @@ struct SQLiteOtherProgramTests {
             _ = try await AttractionStore.openDatabase(
                 at: url, busyWait: .milliseconds(300), pollInterval: nil)
         } throws: { error in
-            "\(error)".contains("database is locked")
+            "\(error)".contains("kept a transaction open on it for longer than 0.3 seconds")
         }
         #expect(ContinuousClock.now - start >= .milliseconds(300))
 
@@ -74,6 +74,30 @@ struct SQLiteOtherProgramTests {
         #expect(store.saving.value == .saved)
         try await persistence.close()
         #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
+    }
+
+    @Test(
+        "a database in rollback-journal mode that another program keeps a transaction open on is refused at opening, saying why, and opens once it lets go"
+    )
+    func rollbackModeBesideATransaction() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
+        try RawSQLite(url).execute("PRAGMA journal_mode = DELETE")
+        // Turning WAL on needs no other program in a transaction, a reader's included.
+        let other = try await OtherSQLiteProgram.holdingWriteLock(on: url, writing: "SELECT 1")
+
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url, busyWait: .milliseconds(200))
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("cannot save ") && text.contains("rollback-journal mode")
+                && text.contains("kept a transaction open on it for longer than 0.2 seconds")
+        }
+        try await other.release()
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        #expect(store.elements.map(\.name) == ["Louvre"])
+        try await persistence.close()
     }
 
     @Test(
