@@ -54,10 +54,17 @@ extension ListDatabase {
 
     /// Writes `elements` as a new database at `url`, never over a file already there: built
     /// under a temporary name beside it, its log folded in, and hard-linked into place.
-    static func create(_ elements: [Element], at url: URL) async throws(PersistenceError) {
+    static func create(_ elements: [Element], at given: URL) async throws(PersistenceError) {
+        // Through a link to a file not made yet, as SQLite (and the JSON document) would.
+        let url = followingLinks(given)
         let taken = PersistenceError.unwritable(
             path: url.path, reason: "a file is already there; it was left as it is")
-        guard FileIdentity(path: url.path) == nil else { throw taken }
+        if let found = FileIdentity(path: url.path) {
+            guard !found.isFolder else {
+                throw .unwritable(path: url.path, reason: "a folder is already there")
+            }
+            throw taken
+        }
         if let leftover = leftoverCompanion(of: url.path) {
             throw .unwritable(path: url.path, reason: leftover)
         }

@@ -124,4 +124,27 @@ struct SQLiteNamesTests {
         #expect(try ListOnDisk.read(real).map(\.name) == ["Louvre", "Orsay"])
         #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre,Orsay")
     }
+
+    @Test(
+        "a new database written through a link to a file not made yet is made where the link leads, as the JSON document's is; a folder in the way is named"
+    )
+    func newDatabaseThroughALink() async throws {
+        let folder = try TemporaryFolder()
+        let link = folder.file("link.sqlite")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: "real.sqlite")
+
+        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: link)
+
+        #expect(try ListOnDisk.read(folder.file("real.sqlite")).map(\.name) == ["Louvre"])
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.sqlite")
+        try FileManager.default.createDirectory(
+            at: folder.file("taken.sqlite"), withIntermediateDirectories: false)
+        await #expect {
+            try await SQLiteListFile<Attraction>.write([], to: folder.file("taken.sqlite"))
+        } throws: { error in
+            "\(error)".hasSuffix("a folder is already there")
+        }
+    }
 }
