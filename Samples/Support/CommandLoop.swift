@@ -55,7 +55,7 @@ public struct CommandLoop {
                 showPrompt()
                 continue
             }
-            if let problem = Self.controlCharacterProblem(in: line) {
+            if let problem = Self.textProblem(in: line) {
                 console.printError(problem)
                 anyFailed = true
                 showPrompt()
@@ -76,18 +76,23 @@ public struct CommandLoop {
         return exitStatus(anyFailed: anyFailed)
     }
 
-    /// Why `line` cannot be a command, if it holds a control character (a script can hold any
-    /// byte; a terminal's keys are decoded before they get here): the first one, made visible,
-    /// and its column.
-    static func controlCharacterProblem(in line: String) -> String? {
+    /// Why `line` cannot be a command, if it is not plain text (a script can hold any byte; a
+    /// terminal's keys are decoded before they get here): its first control character, made
+    /// visible, or its first bytes that are not UTF-8 (which reading replaced with U+FFFD, so a
+    /// name would be saved altered), and the column.
+    static func textProblem(in line: String) -> String? {
+        let scalars = line.unicodeScalars
         guard
-            let index = line.unicodeScalars.firstIndex(where: {
-                $0.properties.generalCategory == .control
+            let index = scalars.firstIndex(where: {
+                $0.properties.generalCategory == .control || $0 == "\u{FFFD}"
             })
         else { return nil }
-        let column =
-            line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: index) + 1
-        let shown = String(line.unicodeScalars[index]).terminalSafe
+        let column = scalars.distance(from: scalars.startIndex, to: index) + 1
+        guard scalars[index] != "\u{FFFD}" else {
+            return "the command has bytes that are not UTF-8 text (or U+FFFD, which stands for "
+                + "them) at column \(column); nothing was done"
+        }
+        let shown = String(scalars[index]).terminalSafe
         return "the command has a control character (\(shown)) at column \(column); commands are "
             + "plain text, so nothing was done"
     }

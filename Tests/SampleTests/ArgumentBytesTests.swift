@@ -37,6 +37,23 @@ struct ArgumentBytesTests {
         #expect(made.count <= 1, "\(made)")
     }
 
+    @Test(
+        "a scripted command whose bytes are not UTF-8 is refused, saying where, and the next is done"
+    )
+    func commandNotUTF8() async throws {
+        let (status, message, made) = try await Self.runAttractions(
+            "printf 'add Caf\\351\\nadd Fine\\n' | \"$0\" --store list.json >/dev/null;"
+                + " echo \"exit status $?\" >&2; cat list.json >&2")
+
+        #expect(status == 0 && message.contains("exit status 1"), "\(message)")
+        #expect(
+            message.contains(
+                "bytes that are not UTF-8 text (or U+FFFD, which stands for them) at column 8"),
+            "\(message)")
+        #expect(!message.contains("\u{FFFD}") && message.contains("Fine"), "\(message)")
+        #expect(made.contains("list.json"))
+    }
+
     /// Runs `script` in `sh`, with the sample's path as `$0`, in a new empty folder: the exit
     /// status, what it wrote to standard error, and what is in the folder after it. (A shell
     /// passes the byte 0xFF as it is; Foundation's `Process` takes only strings.)
