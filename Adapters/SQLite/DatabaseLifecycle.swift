@@ -93,7 +93,8 @@ package enum DatabaseLifecycle: Equatable, Sendable {
 
     /// What the user is told when the file is lost.
     static func notice(path: String, reason: String, recovery: String) -> String {
-        "the database \(path) is no longer the file open here: \(reason). Nothing more is written there; the list open here is kept, and goes to \(recovery) at the next edit or when the program ends"
+        // True while it is on screen, before the list is written there and after.
+        "the database \(path) is no longer the file open here: \(reason). Nothing more is written there; the list open here is kept, in \(recovery) from the next edit or the end of the program on"
     }
 
     /// Whether edits go to the open file now.
