@@ -22,6 +22,7 @@ for diff in Documentation/Examples/*.diff; do
     # The whole suite, no filter: a change is checked whole (a test that spells the fields by hand
     # elsewhere would otherwise pass unseen).
     # A failed test is run again alone, once (Scripts/retry-failed-tests.sh says why).
+    rm -f .build/worked-example.xml
     swift test --disable-xctest --skip-build --xunit-output .build/worked-example.xml ||
         Scripts/retry-failed-tests.sh .build/worked-example.xml .build/worked-example-retried.log \
             swift test --disable-xctest --skip-build

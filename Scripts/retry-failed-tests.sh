@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs each test that a failed suite run's xUnit report names as failed once more, alone and with
 # no other test running, and passes only if every one passes then. Each one that does is named on
-# standard error as FLAKY, with where its first failure is told, so a flaky test is seen, never
-# silently passed over. A run that left no report (the test process crashed) is not retried.
+# standard error as FLAKY (its first failure is in the whole run's log), so a flaky test is seen,
+# never silently passed over. A run that left no report (the test process crashed or hung), or
+# one whose report counts a failure outside any test it lists, is not retried.
 #
 # Why: several tests start other programs (SQLite's shell, a sample, a second process on one file)
 # and wait for them; on a loaded 2-core machine, under a sanitizer that slows everything several
 # times, one of 500 such waits now and then runs out. A real bug fails alone too.
 #
 # Usage: Scripts/retry-failed-tests.sh REPORT.xml LOG swift test ARGUMENTS...
-#   ARGUMENTS are the failed run's; `--enable-code-coverage` is dropped (a retry would replace the
-#   whole run's coverage data) and `--skip-build` added: the suite is built already.
+#   ARGUMENTS are the failed run's; `--enable-code-coverage` is dropped (a retry's coverage would
+#   be of one test; the coverage stage runs the whole suite again for its data) and `--skip-build`
+#   added: the suite is built already.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

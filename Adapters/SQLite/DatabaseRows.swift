@@ -33,7 +33,7 @@ struct StoredRows: Sendable {
         ) { row in
             if let problem = row[fields.count + 1] { rows.mistyped[rows.ids.count] = problem }
             rows.ids.append(row[0] ?? "")
-            for column in 1...fields.count { rows.texts.append(row[column]) }
+            for column in 1..<fields.count + 1 { rows.texts.append(row[column]) }
         }
         return rows
     }

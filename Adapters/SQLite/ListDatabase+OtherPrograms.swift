@@ -127,8 +127,9 @@ struct FileIdentity: Equatable, Sendable {
     var inode: UInt64
     var size: Int64
     var isFolder: Bool
-    /// Whether it is a plain file (not a folder, a device, a pipe or a socket).
+    /// Whether it is a plain file (not a folder, a link, a device, a pipe or a socket).
     var isFile: Bool
+    var isLink: Bool
     /// How many names (hard links) the file has.
     var links: Int
 
@@ -140,6 +141,7 @@ struct FileIdentity: Equatable, Sendable {
         size = Int64(status.st_size)
         isFolder = status.st_mode & S_IFMT == S_IFDIR
         isFile = status.st_mode & S_IFMT == S_IFREG
+        isLink = status.st_mode & S_IFMT == S_IFLNK
         links = Int(status.st_nlink)
     }
 

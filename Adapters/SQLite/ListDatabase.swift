@@ -87,7 +87,10 @@ actor ListDatabase<Element: SQLiteListElement> {
             throw .unreadable(
                 path: path,
                 reason: file.isFolder
-                    ? "it is a folder" : "it is not a file but a device, a pipe or a socket")
+                    ? "it is a folder"
+                    : file.isLink
+                        ? "its links lead round in a loop, or through more than 100 links"
+                        : "it is not a file but a device, a pipe or a socket")
         }
         if let file, file.links > 1 {
             throw .unreadable(path: path, reason: Self.secondName(file.links))

@@ -343,7 +343,7 @@ extension PersistenceError {
     var reason: String {
         switch self {
         case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason),
-            .brokenRule(_, let reason):
+            .brokenRule(_, let reason), .migrationFailed(_, _, let reason):
             reason
         default: description
         }

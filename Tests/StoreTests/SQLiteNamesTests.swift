@@ -126,7 +126,7 @@ struct SQLiteNamesTests {
     }
 
     @Test(
-        "a new database written through a link to a file not made yet is made where the link leads, as the JSON document's is; a folder in the way is named"
+        "a new database written through a link to a file not made yet is made where the link leads, as the JSON document's is; a folder in the way, or a loop of links, is named"
     )
     func newDatabaseThroughALink() async throws {
         let folder = try TemporaryFolder()
@@ -139,6 +139,13 @@ struct SQLiteNamesTests {
         #expect(try ListOnDisk.read(folder.file("real.sqlite")).map(\.name) == ["Louvre"])
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.sqlite")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.file("loop.sqlite").path, withDestinationPath: "loop.sqlite")
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: folder.file("loop.sqlite"))
+        } throws: { error in
+            "\(error)".hasSuffix("its links lead round in a loop, or through more than 100 links")
+        }
         try FileManager.default.createDirectory(
             at: folder.file("taken.sqlite"), withIntermediateDirectories: false)
         await #expect {

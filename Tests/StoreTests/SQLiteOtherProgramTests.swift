@@ -241,11 +241,14 @@ struct SQLiteOtherProgramTests {
         // waits on them; the file is deleted meanwhile, and the program quits.
         let holder = try await OtherSQLiteProgram.holdingIndexLocks(of: url)
         persistence.lookForChanges()
-        // Watched from a thread of its own: SQLite gives the look up after about 10 s of
-        // waiting, and the main actor, shared by the suite's other tests, may not get a turn
-        // that soon under a sanitizer.
-        #expect(await eventuallyOnAThread(persistence.isReadingOtherProcessesChanges))
-        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "delete")
+        // Watched, and the file deleted, from a thread of its own the moment the look waits:
+        // SQLite gives the look up after about 10 s, and the main actor, shared by the suite's
+        // other tests, may not get a turn that soon under a sanitizer. (`unlink` opens nothing,
+        // so it drops none of this process's locks.)
+        let path = url.path
+        #expect(
+            await eventuallyOnAThread(
+                persistence.isReadingOtherProcessesChanges, then: { unlink(path) }))
         let closing = Task { try await persistence.close() }
         try await holder.release()
         try await closing.value

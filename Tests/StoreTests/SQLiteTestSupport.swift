@@ -85,10 +85,12 @@ func openLockedByAnother() async throws -> LockedDatabase {
 }
 
 /// Waits, for at most `seconds`, until `condition` holds, checking it every millisecond on a
-/// thread of its own (not the main actor, nor the pool the suite's tasks share); whether it did.
-func eventuallyOnAThread(seconds: Double = 30, _ condition: @escaping @Sendable () -> Bool) async
-    -> Bool
-{
+/// thread of its own (not the main actor, nor the pool the suite's tasks share), and runs `then`
+/// on that thread at once; whether it did.
+func eventuallyOnAThread(
+    seconds: Double = 30, _ condition: @escaping @Sendable () -> Bool,
+    then: @escaping @Sendable () -> Void = {}
+) async -> Bool {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread {
             let deadline = Date(timeIntervalSinceNow: seconds)
@@ -96,6 +98,7 @@ func eventuallyOnAThread(seconds: Double = 30, _ condition: @escaping @Sendable 
                 guard Date() < deadline else { return continuation.resume(returning: false) }
                 usleep(1_000)
             }
+            then()
             continuation.resume(returning: true)
         }
     }
