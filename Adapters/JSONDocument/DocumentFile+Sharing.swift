@@ -96,7 +96,8 @@ extension DocumentFile {
             let bytes = try encode(written)
             var wrote: FileIdentity?
             let durability = try AtomicFile.write(
-                bytes, to: url, confirmLock: { held.confirm { isUnchanged(since: onDisk) } },
+                bytes, to: url, steps: replacementSteps,
+                confirmLock: { held.confirm { isUnchanged(since: onDisk) } },
                 wrote: { wrote = $0 })
             // Taken after the rename (which moves the status-change time), and trusted only if it
             // is still the file this save wrote, as it wrote it: another program's write landing

@@ -22,6 +22,9 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     public let url: URL
     /// The format it is stored in.
     public let format: FileFormat<Document>
+    /// The file-system calls a shared save replaces the file with: the real ones, unless a test
+    /// plays another program acting between two of them.
+    package var replacementSteps: any FileReplacementSteps = POSIXReplacementSteps()
 
     /// Describes a document file; nothing is read or written yet.
     public init(url: URL, format: FileFormat<Document>) {
