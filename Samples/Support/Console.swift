@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +71,27 @@ enum Output {
         return queue
     }()
     private static let isOutputQueue = DispatchSpecificKey<Bool>()
+    /// Set by `exitProcess(_:)` as the main thread waits for the last output to leave: from then
+    /// on a signal ends the process from the thread that hears it (see ``ExitSignals``), since the
+    /// main actor, where its clean-up would run, waits until the end.
+    private static let finishing = Atomic<Bool>(false)
+    private static let heardSignal = Atomic<Int32>(0)
+
+    /// Marks the last wait for the output; returns a signal heard that the main actor has not
+    /// taken (it is then to end the process).
+    static func beginFinishing() -> Int32? {
+        finishing.store(true, ordering: .sequentiallyConsistent)
+        let signal = heardSignal.load(ordering: .sequentiallyConsistent)
+        return signal == 0 ? nil : signal
+    }
+
+    /// Records that `signal` was heard; whether the process is in its last wait for the output
+    /// (the signal is then to end it from the caller's thread). Of this and ``beginFinishing()``,
+    /// whichever comes second sees the other.
+    static func heard(_ signal: Int32) -> Bool {
+        heardSignal.store(signal, ordering: .sequentiallyConsistent)
+        return finishing.load(ordering: .sequentiallyConsistent)
+    }
 
     /// Waits until everything written so far has left, for at most `limit`.
     ///

@@ -62,6 +62,12 @@ public final class ExitSignals {
                 if count < 0, errno == EINTR { continue }
                 guard count == 1 else { return }
                 let signalNumber = Int32(byte)
+                // Everything is saved, and the main actor waits for the last output to leave:
+                // ended from here (a full pipe would otherwise hold the process for ever).
+                if Output.heard(signalNumber) {
+                    TerminalInput.restoreTerminal()
+                    Self.raiseWithDefaultAction(signalNumber)
+                }
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated {
                         self?.received(signalNumber, cleanUp: cleanUp)

@@ -152,8 +152,19 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 /// The exit status for a command line that cannot be run (`EX_USAGE`).
 public let usageExitStatus: Int32 = 64
 
-/// Ends the process with `status`, flushing standard output first.
+/// Ends the process with `status`, flushing standard output first; call it once everything is
+/// saved.
+///
+/// While it waits for a reader to take the output, a signal ends the process (there is nothing
+/// left to save), and a reader that closes the pipe ends it by SIGPIPE, as before the end.
 public func exitProcess(_ status: Int32) -> Never {
+    if let signal = Output.beginFinishing() {
+        TerminalInput.restoreTerminal()
+        ExitSignals.raiseWithDefaultAction(signal)
+    }
     Output.drain()
+    if ClosedOutput.isClosed(STDOUT_FILENO) || ClosedOutput.isClosed(STDERR_FILENO) {
+        TerminalInput.endByBrokenPipe()
+    }
     exit(status)
 }

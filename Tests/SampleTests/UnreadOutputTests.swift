@@ -46,4 +46,48 @@ struct UnreadOutputTests {
         #expect(process.terminationReason == .uncaughtSignal)
         withExtendedLifetime(output) {}
     }
+    @Test(
+        "with its input ended and its last output unread, a signal still ends it, and a reader that goes away ends it by SIGPIPE",
+        arguments: [SIGTERM, SIGINT, SIGHUP, SIGPIPE])
+    func lastOutputUnread(ending: Int32) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "last-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appending(path: "attractions.json")
+        // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end, which would keep
+        // the pipe from ever closing.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        let process = Process()
+        process.executableURL = try SampleRunner.executable(named: "attractions")
+        process.arguments = ["--store", store.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle(fileDescriptor: writeEnd, closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        close(writeEnd)
+        let deadline = SampleRunner.deadline(for: process, seconds: 60)
+        // Its screens fill the pipe long before the end of its input; everything is saved,
+        // and then it waits for a reader that never comes.
+        let adds = (1...300).map { "add A\($0)\n" }.joined()
+        input.fileHandleForWriting.write(Data(adds.utf8))
+        try input.fileHandleForWriting.close()
+        #expect(
+            await eventually {
+                (try? String(contentsOf: store, encoding: .utf8))?.contains("\"A300\"") == true
+            })
+
+        if ending == SIGPIPE { close(readEnd) } else { kill(process.processIdentifier, ending) }
+        var ended: Result<Void, any Error> = .success(())
+        do { try await deadline.wait() } catch { ended = .failure(error) }
+        if ending != SIGPIPE { close(readEnd) }
+
+        try ended.get()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == ending)
+    }
 }
