@@ -26,7 +26,16 @@ enum JSONSyntax {
             }
             if let offset = characterOffset(in: detail) {
                 let (line, column) = lineAndColumn(of: offset, in: data)
+                if detail.contains("Too many nested") {
+                    return
+                        "line \(line), column \(column): its arrays and objects are nested too deeply there (a reader takes 512 levels)"
+                }
                 return "line \(line), column \(column) is not valid JSON"
+            }
+            if detail.hasSuffix("is not representable in Swift.") {
+                // Says which number: no line or column comes with it.
+                return detail.replacingOccurrences(
+                    of: "is not representable in Swift.", with: "is too large a number to read")
             }
             return detail
         }

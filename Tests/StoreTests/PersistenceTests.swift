@@ -128,6 +128,15 @@ struct PersistenceTests {
             ),
             ("", "the file is empty"),
             (
+                "{\"formatVersion\": \(currentVersion), \"document\": "
+                    + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+                "line 1, column 546: its arrays and objects are nested too deeply there"
+            ),
+            (
+                #"{"formatVersion": 1e400, "document": []}"#,
+                "Number 1e400 is too large a number to read"
+            ),
+            (
                 "[1, 2]",
                 "the top level should be an object but found an array"
             ),
