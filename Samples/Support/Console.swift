@@ -85,9 +85,10 @@ enum Output {
         return signal == 0 ? nil : signal
     }
 
-    /// Records that `signal` was heard; whether the process is in its last wait for the output
-    /// (the signal is then to end it from the caller's thread). Of this and ``beginFinishing()``,
-    /// whichever comes second sees the other.
+    /// Records that `signal` was heard, and says whether the process is in its last wait.
+    ///
+    /// In that wait for the output, the signal is to end the process from the caller's thread.
+    /// Of this and ``beginFinishing()``, whichever comes second sees the other.
     static func heard(_ signal: Int32) -> Bool {
         heardSignal.store(signal, ordering: .sequentiallyConsistent)
         return finishing.load(ordering: .sequentiallyConsistent)
