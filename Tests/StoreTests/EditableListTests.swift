@@ -16,4 +16,15 @@ struct EditableListTests {
         #expect(list.index(of: orsay.id) == 1)
         #expect(list.index(of: Attraction(name: "Cluny").id) == nil)
     }
+
+    @Test("a list made from elements with distinct ids keeps them in order, and finds each id")
+    func distinctIDs() {
+        let names = ["Louvre", "Orsay", "Cluny", "Rodin"]
+        let elements = names.map { Attraction(name: $0) }
+        var list = EditableList(elements)
+
+        #expect(list.elements == elements)
+        #expect(elements.indices.allSatisfy { list.index(of: elements[$0].id) == $0 })
+        #expect(list.index(of: Attraction(name: "Cluny").id) == nil)
+    }
 }
