@@ -223,21 +223,8 @@ struct AttractionsFaultTests {
     func closedOutputWritesPending(format: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = store(format)
-        // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end open, which would
-        // keep the pipe from ever closing.
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let (readEnd, writeEnd) = (ends[0], ends[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        let process = Process()
-        let input = Pipe()
-        process.executableURL = try SampleRunner.executable(named: "attractions")
-        process.arguments = ["--store", store]
-        process.standardInput = input
-        process.standardOutput = FileHandle(fileDescriptor: writeEnd, closeOnDealloc: false)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        close(writeEnd)
+        let (process, input, readEnd) = try SampleRunner.startWithOutputOfItsOwn(
+            "attractions", ["--store", store])
         // Should the sample hang (the bug was that it never ended), it is killed rather than
         // hang the suite.
         let deadline = SampleRunner.deadline(for: process, seconds: 60)

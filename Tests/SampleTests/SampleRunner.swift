@@ -42,6 +42,28 @@ enum SampleRunner {
     /// How long a sample may take to end once it has been told to; far more than any needs, even
     /// under a sanitizer on a loaded machine.
     static let exitLimit = 120
+    /// Starts the sample `name` with `arguments`, its standard error discarded and its standard
+    /// output a pipe whose read end only this process holds (Foundation's `Pipe` keeps a copy
+    /// of the read end, which would keep the pipe from ever closing when a test closes it).
+    ///
+    /// - Returns: The process, the pipe to its input, and the output's read end, to close.
+    static func startWithOutputOfItsOwn(_ name: String, _ arguments: [String]) throws -> (
+        process: Process, input: Pipe, output: Int32
+    ) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        let process = Process()
+        let input = Pipe()
+        process.executableURL = try executable(named: name)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        defer { close(ends[1]) }
+        try process.run()
+        return (process, input, ends[0])
+    }
 
     /// A deadline `seconds` from now for `process` to end by.
     ///

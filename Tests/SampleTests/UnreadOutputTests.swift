@@ -55,21 +55,8 @@ struct UnreadOutputTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appending(path: "attractions.json")
-        // A pipe of its own: Foundation's `Pipe` keeps a copy of the read end, which would keep
-        // the pipe from ever closing.
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let (readEnd, writeEnd) = (ends[0], ends[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        let process = Process()
-        process.executableURL = try SampleRunner.executable(named: "attractions")
-        process.arguments = ["--store", store.path]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle(fileDescriptor: writeEnd, closeOnDealloc: false)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        close(writeEnd)
+        let (process, input, readEnd) = try SampleRunner.startWithOutputOfItsOwn(
+            "attractions", ["--store", store.path])
         let deadline = SampleRunner.deadline(for: process, seconds: 60)
         // Its screens fill the pipe long before the end of its input; everything is saved,
         // and then it waits for a reader that never comes.

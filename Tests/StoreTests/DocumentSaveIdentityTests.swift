@@ -32,7 +32,7 @@ struct DocumentSaveIdentityTests {
         let folder = try TemporaryFolder()
         var file = DocumentFile(url: folder.file("a.json"), format: .attractions)
         // The other program writes in place (same inode, same length) a second later.
-        file.replacementSteps = WriteAfterRename { path in
+        file.replacementSteps = AlteredReplacementSteps { path in
             let text = try String(contentsOfFile: path, encoding: .utf8)
             try Data(text.replacingOccurrences(of: "Louvre", with: "Orsays").utf8)
                 .write(to: URL(fileURLWithPath: path))
@@ -49,33 +49,4 @@ struct DocumentSaveIdentityTests {
         }
         #expect(now.document?.map(\.name) == ["Orsays"])
     }
-}
-
-/// The real file-system calls of a replacement, with `afterRename` run just after the rename:
-/// another program acting in that window.
-private struct WriteAfterRename: FileReplacementSteps {
-    let real = POSIXReplacementSteps()
-    let afterRename: @Sendable (String) throws -> Void
-
-    init(_ afterRename: @escaping @Sendable (String) throws -> Void) {
-        self.afterRename = afterRename
-    }
-
-    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
-        try real.createNew(path)
-    }
-    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
-        try real.copyPermissions(from: target, to: handle)
-    }
-    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
-        try real.write(data, to: handle)
-    }
-    func sync(_ handle: Int32) throws(FileReplacementFailure) { try real.sync(handle) }
-    func close(_ handle: Int32) { real.close(handle) }
-    func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
-        try real.rename(source, to: destination)
-        do { try afterRename(destination) } catch { throw FileReplacementFailure("\(error)") }
-    }
-    func syncFolder(_ path: String) throws(FileReplacementFailure) { try real.syncFolder(path) }
-    func remove(_ path: String) { real.remove(path) }
 }

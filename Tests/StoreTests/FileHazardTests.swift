@@ -262,7 +262,9 @@ struct FileHazardTests {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
 
-        let durability = try file.save([Attraction(name: "Louvre")], steps: FolderSyncFails())
+        let durability = try file.save(
+            [Attraction(name: "Louvre")],
+            steps: AlteredReplacementSteps(folderSyncFailure: "I/O error"))
 
         #expect(durability == .unconfirmed("I/O error"))
         #expect(try await file.load()?.map(\.name) == ["Louvre"])
@@ -345,29 +347,6 @@ struct FileHazardTests {
         #expect(child.terminationStatus == 0)
         #expect(Set(try folder.contents()).isSuperset(of: (0..<count).map { "d\($0).json" }))
     }
-}
-
-/// Real file-system calls, except that flushing the folder fails.
-private struct FolderSyncFails: FileReplacementSteps {
-    private let real = POSIXReplacementSteps()
-    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
-        try real.createNew(path)
-    }
-    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
-        try real.copyPermissions(from: target, to: handle)
-    }
-    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
-        try real.write(data, to: handle)
-    }
-    func sync(_ handle: Int32) throws(FileReplacementFailure) { try real.sync(handle) }
-    func close(_ handle: Int32) { real.close(handle) }
-    func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
-        try real.rename(source, to: destination)
-    }
-    func syncFolder(_ path: String) throws(FileReplacementFailure) {
-        throw FileReplacementFailure("I/O error")
-    }
-    func remove(_ path: String) { real.remove(path) }
 }
 
 /// The C library's `open`.

@@ -187,3 +187,40 @@ final class ChildOutput {
         String(decoding: try contents(of: url), as: UTF8.self)
     }
 }
+
+/// The real file-system calls of a replacement, but for what a test changes: something done
+/// just after the rename (another program acting in that window), or a folder flush that fails.
+struct AlteredReplacementSteps: FileReplacementSteps {
+    private let real = POSIXReplacementSteps()
+    let afterRename: @Sendable (String) throws -> Void
+    let folderSyncFailure: String?
+
+    init(
+        folderSyncFailure: String? = nil,
+        afterRename: @escaping @Sendable (String) throws -> Void = { _ in }
+    ) {
+        self.folderSyncFailure = folderSyncFailure
+        self.afterRename = afterRename
+    }
+
+    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
+        try real.createNew(path)
+    }
+    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
+        try real.copyPermissions(from: target, to: handle)
+    }
+    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
+        try real.write(data, to: handle)
+    }
+    func sync(_ handle: Int32) throws(FileReplacementFailure) { try real.sync(handle) }
+    func close(_ handle: Int32) { real.close(handle) }
+    func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
+        try real.rename(source, to: destination)
+        do { try afterRename(destination) } catch { throw FileReplacementFailure("\(error)") }
+    }
+    func syncFolder(_ path: String) throws(FileReplacementFailure) {
+        if let folderSyncFailure { throw FileReplacementFailure(folderSyncFailure) }
+        try real.syncFolder(path)
+    }
+    func remove(_ path: String) { real.remove(path) }
+}
