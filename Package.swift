@@ -34,6 +34,9 @@ let package = Package(
         .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
         .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
+        .executable(name: "switches-essentials", targets: ["switches-essentials"]),
+        .executable(name: "avatars-essentials", targets: ["avatars-essentials"]),
+        .executable(name: "attractions-essentials", targets: ["attractions-essentials"]),
         .executable(name: "switches", targets: ["switches"]),
         .executable(name: "attractions", targets: ["attractions"]),
         .executable(name: "avatars", targets: ["avatars"]),
@@ -203,6 +206,24 @@ let package = Package(
 
         // ======== Composition roots and checks ========
 
+        // MARK: Essentials: each post's idea alone, a small program importing no module of this package
+
+        .executableTarget(
+            name: "switches-essentials",
+            path: "Samples/Essentials/Switches",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "avatars-essentials",
+            path: "Samples/Essentials/Avatars",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "attractions-essentials",
+            path: "Samples/Essentials/Attractions",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Samples: the View layer, one executable per source post
 
         .target(
@@ -238,7 +259,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SampleTests",
-            dependencies: ["switches", "attractions", "avatars", "SampleSupport"],
+            dependencies: [
+                "switches", "attractions", "avatars", "SampleSupport", "switches-essentials",
+                "avatars-essentials", "attractions-essentials",
+            ],
             swiftSettings: strictSettings
         ),
 

@@ -12,6 +12,9 @@ enum LayerRule: Equatable {
     /// The View (samples and their support code) and tooling (benchmarks): anything goes, since
     /// they are composition roots. Nothing may depend on them except tests.
     case composition
+    /// A post's essentials program: the idea alone, so it depends on no module of the project and
+    /// nothing depends on it except tests.
+    case essentials
 }
 
 enum LayerRules {
@@ -38,6 +41,9 @@ enum LayerRules {
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "MVCObservationBridge": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,
+        "switches-essentials": .essentials,
+        "avatars-essentials": .essentials,
+        "attractions-essentials": .essentials,
         "switches": .composition,
         "avatars": .composition,
         "attractions": .composition,

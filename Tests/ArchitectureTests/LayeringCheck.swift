@@ -27,7 +27,9 @@ enum LayeringCheck {
                 )
             }
             for dependency in module.declaredDependencies.sorted()
-            where rules[dependency] == .composition && rules[module.name] != .composition {
+            where [.composition, .essentials].contains(rules[dependency])
+                && rules[module.name] != .composition
+            {
                 guard !module.isTest else { continue }
                 found.append(
                     Violation(
@@ -45,12 +47,12 @@ enum LayeringCheck {
                             "\(module.name) is not in the layer table; add it to LayerRules and ARCHITECTURE.md's diagram"
                     )
                 )
-            case .systemLibrary:
+            case .systemLibrary, .essentials:
                 for dependency in module.declaredDependencies.sorted() {
                     found.append(
                         Violation(
                             description:
-                                "\(module.name) is a system library, and depends on \(dependency); it may depend on nothing of the project's"
+                                "\(module.name) is a system library or an essentials program, and depends on \(dependency); it may depend on nothing of the project's"
                         ))
                 }
             case .composition:

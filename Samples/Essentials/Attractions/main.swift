@@ -1,0 +1,87 @@
+// The View: draws the list or the open editor, and turns each line typed into an intent.
+import Foundation
+
+let commands =
+    "new, edit <row>, name <text>, notes <text>, save, cancel, move <from> <to>, "
+    + "delete <row>, help, quit (PATH is attractions.json unless given)"
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.isEmpty || (arguments.count == 2 && arguments[0] == "--store") else {
+    print("USAGE: attractions-essentials [--store PATH] (post 004 alone)\n\(commands)")
+    exit(["-h", "--help"].contains(arguments[0]) ? 0 : 64)
+}
+let path = arguments.last ?? "attractions.json"
+var anyFailed = false
+@MainActor func fail(_ message: String) {
+    fflush(nil)  // the screens first: screens and errors keep their order in one file
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    anyFailed = true
+}
+let list: AttractionListPresenter
+do {
+    list = AttractionListPresenter(store: try AttractionStore(file: URL(fileURLWithPath: path)))
+} catch {
+    fail("cannot read attractions from \(path): \(error)")
+    exit(1)
+}
+var editor: AttractionEditor?
+
+@MainActor func screen() -> String {
+    guard let editor else {
+        let rows = list.rows.enumerated().map { index, row in
+            "  \(index + 1). \(row.name)\(row.notes.isEmpty ? "" : " — \(row.notes)")"
+        }
+        return (["Attractions"] + (rows.isEmpty ? ["  No attractions yet."] : rows))
+            .joined(separator: "\n")
+    }
+    let (name, notes) = (editor.draft.name, editor.draft.notes)
+    return [
+        "Editing an attraction (name, notes, then save or cancel)",
+        "  name:  \(name.isEmpty ? "(empty)" : name)", editor.problem.map { "         ! \($0)" },
+        "  notes: \(notes.isEmpty ? "(empty)" : notes)",
+        "  [\(editor.problem == nil ? "save" : "save: not yet")]  [cancel]",
+    ].compactMap { $0 }.joined(separator: "\n")
+}
+func row(_ text: some StringProtocol) throws -> Int {
+    if let number = Int(text), number >= 1 { return number - 1 }
+    throw Refusal(description: "'\(text)' is not a row number; rows are numbered from 1")
+}
+
+var drawn = screen()
+print(drawn)
+while let line = readLine() {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+    let word = String(trimmed.prefix { $0 != " " })
+    let argument = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+    do {
+        switch (word, editor) {
+        case ("new", nil): editor = list.newTapped()
+        case ("edit", nil): editor = try list.editTapped(at: row(argument))
+        case ("move", nil):
+            let rows = try argument.split(separator: " ").map(row)
+            guard rows.count == 2 else { throw Refusal(description: "'move' needs two rows") }
+            try list.moveTapped(from: rows[0], to: rows[1])
+        case ("delete", nil): try list.deleteTapped(at: row(argument))
+        case ("name", let editor?): editor.nameChanged(to: argument)
+        case ("notes", let editor?): editor.notesChanged(to: argument)
+        case ("cancel", let open?):
+            open.cancelTapped()
+            editor = nil
+        case ("save", let open?):
+            do { try open.saveTapped() } catch { throw Refusal(description: "not saved: \(error)") }
+            editor = nil
+        case ("help", _): print(commands)
+        case ("quit", _), ("exit", _): exit(anyFailed ? 1 : 0)
+        case ("name", nil), ("notes", nil), ("save", nil), ("cancel", nil):
+            throw Refusal(description: "no editor is open; use 'new' or 'edit <row>' first")
+        case ("new", _?), ("edit", _?), ("move", _?), ("delete", _?):
+            throw Refusal(description: "an editor is open; 'save' or 'cancel' it first")
+        default: throw Refusal(description: "unknown command '\(word)'; type 'help' for the list")
+        }
+    } catch {
+        fail("\(error)")
+    }
+    if screen() != drawn { print(screen()) }
+    drawn = screen()
+}
+exit(anyFailed ? 1 : 0)

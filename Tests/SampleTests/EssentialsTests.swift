@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Each post's essentials program is held to its production sample: for the same script, the
+/// same screens, the same errors, the same exit status. Where production shows more (a drawn
+/// picture, an undo line, counters the essentials do not keep), the test says which lines it
+/// leaves out, so the essentials cannot drift into a different idea.
+@Suite("Each essentials program prints what its production sample prints", .samplesTakeTurns)
+struct EssentialsTests {
+    /// Runs `production` and `essentials` on `script` (each with `arguments(folder)`, in a fresh
+    /// folder) and expects the same output, once `onlyProduction` lines are left out of
+    /// production's, the same errors and the same exit status.
+    private func expectSame(
+        _ production: String, _ essentials: String, script: String,
+        arguments: (URL) -> [String] = { _ in [] },
+        onlyProduction: (String) -> Bool = { _ in false }
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "essentials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appending(path: "production")
+        let second = folder.appending(path: "essentials")
+        for place in [first, second] {
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+        }
+        let expected = try await SampleRunner.run(production, arguments(first), script: script)
+        let actual = try await SampleRunner.run(essentials, arguments(second), script: script)
+
+        let kept = expected.outputLines.filter { !onlyProduction($0) }
+        #expect(kept.count > 3, "the script shows too little to compare")
+        #expect(actual.outputLines == kept)
+        #expect(actual.errorLines == expected.errorLines)
+        #expect(actual.status == expected.status)
+    }
+
+    @Test("switches-essentials prints what switches prints, line for line, errors and help too")
+    func switches() async throws {
+        let script = """
+            # every command, and two mistakes
+            a
+            b
+            show
+            reset
+            reset
+              b  
+            press
+            a 2
+            help
+            b
+            A
+            quit
+            a
+            """
+        try await expectSame("switches", "switches-essentials", script: script)
+    }
+
+    @Test(
+        "avatars-essentials prints what avatars prints for the commands both have, pictures aside")
+    func avatars() async throws {
+        let script = """
+            load 1
+            load 1
+            add linus@example.org Linus
+            load all
+            reload 2
+            load 9
+            list
+            """
+        // Production draws each picture under its row, indented seven spaces.
+        try await expectSame(
+            "avatars", "avatars-essentials", script: script,
+            onlyProduction: { $0.hasPrefix("       ") })
+    }
+
+    @Test(
+        "attractions-essentials prints what attractions prints for the commands both have, undo aside"
+    )
+    func attractions() async throws {
+        let script = """
+            new
+            name Louvre
+            save
+            new
+            save
+            name Musée d'Orsay
+            notes Impressionists
+            save
+            edit 1
+            notes Mona Lisa
+            delete 1
+            save
+            edit 2
+            cancel
+            move 2 1
+            delete 2
+            delete 9
+            edit x
+            notes nowhere
+            frobnicate
+            """
+        try await expectSame(
+            "attractions", "attractions-essentials", script: script,
+            arguments: { ["--store", $0.appending(path: "attractions.json").path] },
+            // Production has undo and redo; the essentials do not.
+            onlyProduction: { $0.hasPrefix("  [Undo") })
+    }
+
+    @Test("attractions-essentials keeps its list in its file, for the next run")
+    func attractionsKeepTheirList() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(
+            path: "essentials-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let script = "new\nname Louvre\nsave\nnew\nname Prado\nnotes Goya\nsave\n"
+        _ = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: script)
+        let again = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: "")
+
+        #expect(again.outputLines == ["Attractions", "  1. Louvre", "  2. Prado — Goya"])
+    }
+
+    @Test("attractions-essentials refuses a file it cannot read, and leaves it as it was")
+    func attractionsRefuseABadFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(
+            path: "essentials-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("not json".utf8).write(to: file)
+
+        let run = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: "new\nname Louvre\nsave\n")
+
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("error: cannot read attractions from \(file.path)"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "not json")
+    }
+
+    @Test("each essentials program has --help, and refuses an argument it does not know")
+    func help() async throws {
+        for name in ["switches-essentials", "avatars-essentials", "attractions-essentials"] {
+            let help = try await SampleRunner.run(name, ["--help"])
+            #expect(help.status == 0)
+            #expect(help.output.hasPrefix("USAGE: \(name)"))
+            let wrong = try await SampleRunner.run(name, ["--bogus"])
+            #expect(wrong.status == 64)
+        }
+    }
+}
