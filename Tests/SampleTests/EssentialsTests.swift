@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Each post's essentials program is held to its production sample: for the same script, the
-/// same screens, the same errors, the same exit status. Where production shows more (a drawn
+/// Each post's essentials program is held to its production sample.
+///
+/// For the same script: the same screens, the same errors, the same exit status. Where production shows more (a drawn
 /// picture, an undo line, counters the essentials do not keep), the test says which lines it
 /// leaves out, so the essentials cannot drift into a different idea.
 @Suite("Each essentials program prints what its production sample prints", .samplesTakeTurns)
