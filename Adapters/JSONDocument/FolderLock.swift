@@ -9,9 +9,13 @@ package import MVCStore
     import Darwin
 #endif
 
-/// An exclusive `flock` on the folder that holds a store's file, held until it is released or
-/// goes away: the one lock every process of this package takes before it replaces a JSON
-/// document, and before it makes a database or takes away a database's log.
+/// An exclusive `flock` on the folder that holds a JSON document, held until it is released or
+/// goes away.
+///
+/// Who takes it: `FileLock` (this module), which every process of this package goes through
+/// before it replaces a JSON document. The SQLite adapter (MVCSQLiteStore) does not take it: a
+/// database is guarded by SQLite's own locks, and nothing of this package opens, locks or closes
+/// a database's files behind SQLite's back.
 ///
 /// A lock on the folder, not on a file in it, is one no deletion can take away: no program
 /// deletes a folder that holds the store (a lock file can be deleted while it is held, and
@@ -20,7 +24,7 @@ package import MVCStore
 /// ``lock(folderOf:until:failure:)`` says so with `nil`, and the caller goes on without it.
 ///
 /// Taking it blocks the calling thread while another process holds it: call it from a thread of
-/// the store's own (`BlockingFileWork`, a database's queue), never on the cooperative pool.
+/// the store's own (`BlockingFileWork`), never on the cooperative pool.
 package final class FolderLock {
     private var descriptor: Int32
 

@@ -32,6 +32,9 @@ let usage = """
     screens are the same either way. A long list is shown a screenful at a time, around the row
     last changed ('page <n>' shows another).
 
+    A name is at most \(AttractionRules.maximumNameLength) characters, notes at most \(AttractionRules.maximumNotesLength); neither may hold a
+    control character.
+
     OPTIONS:
       --store PATH     the attractions file (default: \(defaultStore.path))
       --convert PATH   copy the list in --store into a new file at PATH, in the format PATH's
