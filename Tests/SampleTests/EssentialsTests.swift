@@ -137,6 +137,24 @@ struct EssentialsTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "not json")
     }
 
+    @Test("rows at the limits of Int are refused with a message, never a crash")
+    func rowsAtTheLimits() async throws {
+        let rows = ["0", "-1", "\(Int.min)", "\(Int.max)", "99999999999999999999"]
+        let avatars = try await SampleRunner.run(
+            "avatars-essentials", script: rows.map { "load \($0)\n" }.joined())
+        #expect(avatars.errorLines.count == rows.count)
+        #expect(avatars.status == 1)
+
+        let file = FileManager.default.temporaryDirectory.appending(
+            path: "essentials-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = rows.map { "edit \($0)\ndelete \($0)\nmove 1 \($0)\n" }.joined()
+        let attractions = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: script)
+        #expect(attractions.errorLines.count == rows.count * 3)
+        #expect(attractions.status == 1)
+    }
+
     @Test("each essentials program has --help, and refuses an argument it does not know")
     func help() async throws {
         for name in ["switches-essentials", "avatars-essentials", "attractions-essentials"] {

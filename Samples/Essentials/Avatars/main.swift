@@ -35,7 +35,7 @@ while let line = readLine() {
     case "list": drawn = ""
     case "load" where argument == "all": for row in list.rows { await row.loadTapped() }
     case "load", "reload":
-        guard let number = Int(argument), list.rows.indices.contains(number - 1) else {
+        guard let number = Int(argument), number > 0, number <= list.rows.count else {
             fail("there is no contact at row \(argument): the list has \(list.rows.count)")
             continue
         }
