@@ -45,6 +45,20 @@ struct EssentialsBugTests {
         model.isSwitchAOn.value = true  // would reach a released object if it were held unowned
     }
 
+    @Test("post 000: a presenter and its model go away when nothing else holds them")
+    func switchesLeakNothing() {
+        weak var gonePresenter: SwitchesPresenter?
+        weak var goneModel: switches_essentials.SwitchesModel?
+        do {
+            let model = switches_essentials.SwitchesModel()
+            let presenter = SwitchesPresenter(model: model)
+            presenter.buttonTapped("A")
+            (gonePresenter, goneModel) = (presenter, model)
+        }
+        #expect(gonePresenter == nil)
+        #expect(goneModel == nil)
+    }
+
     @Test("post 001: a row hears only its own address, and a cached avatar is not asked for again")
     func ownKeyAndCache() async {
         let data = DataManager(contacts: [("Ada", "ada@x.org"), ("Grace", "grace@x.org")])
@@ -63,6 +77,21 @@ struct EssentialsBugTests {
         let remote = manager.remoteConnectionManager as? RemoteConnectionManager
         #expect(heardByAda == 1)
         #expect(remote?.requests == 2)
+    }
+
+    @Test("post 001: the facade, its managers and the presenters go away when the screen lets go")
+    func nothingLeaks() async {
+        weak var facade: ModelManager?
+        weak var row: AvatarPresenter?
+        do {
+            let manager = ModelManager(dataManager: DataManager(contacts: [("Ada", "ada@x.org")]))
+            let list = ContactListPresenter(manager: manager)
+            await list.rows[0].loadTapped()
+            facade = manager
+            row = list.rows[0]
+        }
+        #expect(facade == nil)
+        #expect(row == nil)
     }
 
     /// A delegate that writes down what its editor told it.

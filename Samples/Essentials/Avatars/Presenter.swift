@@ -14,7 +14,7 @@ struct AvatarViewState: Equatable {
         viewState = AvatarViewState(name: contact.name, address: contact.address)
         manager.subscribe(to: .avatarLoaded(contact.address)) { [weak self] in
             guard let self else { return }
-            viewState.picture = manager.avatar(for: viewState.address)
+            viewState.picture = self.manager.avatar(for: viewState.address)  // self.: no cycle
         }
     }
     func loadTapped(reload: Bool = false) async {
