@@ -66,7 +66,9 @@ final class AvatarsSession {
             }
             tracer.record(
                 from: .view, to: .presenter,
-                "row \(row): \(isReload ? "reload" : "loadTapped")()")
+                // The method that runs: a script waits for each load, a terminal does not.
+                "row \(row): \(isReload ? "reload" : console.isInteractive ? "loadTapped" : "load")()"
+            )
             if console.isInteractive {
                 if isReload { Task { await avatar.reload() } } else { avatar.loadTapped() }
             } else if isReload {
@@ -79,7 +81,9 @@ final class AvatarsSession {
             tracer.record(from: .view, to: .presenter, "row \(row): cancelTapped()")
             avatar.cancelTapped()
         case .loadAll:
-            tracer.record(from: .view, to: .presenter, "loadAllTapped()")
+            tracer.record(
+                from: .view, to: .presenter, console.isInteractive ? "loadAllTapped()" : "loadAll()"
+            )
             if console.isInteractive { list.loadAllTapped() } else { await list.loadAll() }
         case .add(let address, let name):
             tracer.record(

@@ -170,7 +170,7 @@ extension Ideas {
             #expect(
                 hops.withLock { $0 } == [
                     "delegate → store: add(“Orsay”)",
-                    "delegate → store: replace(“Louvre”, with: “Le Louvre”)",
+                    "delegate → store: mergeEdit(of: “Louvre”, result: “Le Louvre”)",
                 ])
         }
     }

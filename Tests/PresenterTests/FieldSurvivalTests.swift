@@ -71,7 +71,7 @@ struct FieldSurvivalTests {
             let inStore = changing(kept, of: original)
             let store = AttractionStore([inStore])
 
-            try store.apply(editOf: original, result: changing(edited, of: original))
+            try store.mergeEdit(of: original, result: changing(edited, of: original))
             let both = changing(edited, of: inStore)
             #expect(
                 store.element(withID: original.id) == both,

@@ -205,10 +205,10 @@ struct AttractionsSampleTests {
             Array(hops[save...]) == [
                 "  trace: view → presenter: saveTapped()",
                 "  trace: presenter → delegate: saveAttraction(“Louvre”)",
-                "  trace: delegate → store: replace(“Louvre”, with: “Louvre”)",
+                "  trace: delegate → store: mergeEdit(of: “Louvre”, result: “Louvre”)",
                 "  trace: store → persistence: listChanged(1 attraction)",
                 "  trace: store → observation: “Louvre” updated at 0",
-                "  trace: observation → presenter: storeChanged(“Louvre” updated at 0)",
+                "  trace: observation → presenter: send(.storeChanged(“Louvre” updated at 0))",
                 "  trace: presenter → view: list view state changed",
                 "  trace: presenter → view: editor view state changed",
                 "  trace: persistence → disk: write \(folder.store)",

@@ -122,15 +122,15 @@ struct AvatarsSampleTests {
         let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
         #expect(
             hops == [
-                "  trace: view → presenter: row 1: loadTapped()",
+                "  trace: view → presenter: row 1: load()",
                 "  trace: presenter → facade: loadAvatar(for: ada@example.com)",
                 "  trace: facade → store: remoteConnectionManager.loadAvatar(for: ada@example.com)",
                 "  trace: store → observation: avatarLoading(ada@example.com)",
-                "  trace: observation → presenter: avatarLoading(ada@example.com)",
+                "  trace: observation → presenter: modelUpdated(avatarLoading(ada@example.com))",
                 "  trace: presenter → view: contact list view state changed",
                 "  trace: store → service: avatar(for: ada@example.com)",
                 "  trace: store → observation: avatarLoaded(ada@example.com)",
-                "  trace: observation → presenter: avatarLoaded(ada@example.com)",
+                "  trace: observation → presenter: modelUpdated(avatarLoaded(ada@example.com))",
                 "  trace: presenter → view: contact list view state changed",
             ]
         )

@@ -135,7 +135,7 @@ struct SharedFileTests {
         try store.replace(
             louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
 
-        try store.apply(editOf: louvre, result: Attraction(id: louvre.id, name: "Le Louvre"))
+        try store.mergeEdit(of: louvre, result: Attraction(id: louvre.id, name: "Le Louvre"))
 
         #expect(
             store.elements == [Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa")])
@@ -150,8 +150,8 @@ struct SharedFileTests {
         // Another process renamed it while the editor was open on the old name.
         try store.replace(louvre.id, with: Attraction(id: louvre.id, name: "Musée du Louvre"))
 
-        try store.apply(
-            editOf: louvre, result: Attraction(id: louvre.id, name: "Le Louvre", notes: "Art"))
+        try store.mergeEdit(
+            of: louvre, result: Attraction(id: louvre.id, name: "Le Louvre", notes: "Art"))
 
         #expect(
             store.elements == [Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Art")])
@@ -171,9 +171,9 @@ struct SharedFileTests {
         try store.replace(louvre.id, with: renamed)
         let undoBefore = store.undoLabel
 
-        try store.apply(editOf: louvre, result: renamed)
+        try store.mergeEdit(of: louvre, result: renamed)
         #expect(store.notice.value == nil)
-        try store.apply(editOf: louvre, result: Attraction(id: louvre.id, name: "Louvre Museum"))
+        try store.mergeEdit(of: louvre, result: Attraction(id: louvre.id, name: "Louvre Museum"))
 
         #expect(store.elements == [renamed])
         #expect(store.notice.value?.sequenceNumber == 1)
@@ -191,8 +191,8 @@ struct SharedFileTests {
         try store.replace(
             louvre.id, with: Attraction(id: louvre.id, name: "Le Louvre", notes: "Mona Lisa"))
 
-        try store.apply(
-            editOf: louvre,
+        try store.mergeEdit(
+            of: louvre,
             result: Attraction(id: louvre.id, name: "Louvre Museum", notes: "paintings"))
 
         #expect(notices.count == 2)

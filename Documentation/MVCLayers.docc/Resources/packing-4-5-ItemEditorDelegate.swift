@@ -46,7 +46,7 @@ final class EditItemDelegate: ItemEditorDelegate {
     }
 
     func saveItem(_ item: Item) throws(ItemEditorError) {
-        do { try store.apply(editOf: original, result: item) } catch {
+        do { try store.mergeEdit(of: original, result: item) } catch {
             throw ItemEditorError(description: error.description)
         }
     }

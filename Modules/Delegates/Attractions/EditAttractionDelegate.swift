@@ -2,7 +2,7 @@ public import MVCModel
 public import MVCStore
 public import MVCTracing
 
-/// Saves an edited attraction by replacing the one it was made for, wherever it now is.
+/// Saves an edited attraction by merging its changes into the one it was made for, wherever it now is.
 @MainActor
 public final class EditAttractionDelegate: AttractionEditorDelegate {
     private let store: AttractionStore
@@ -26,17 +26,18 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
         self.original = original
     }
 
-    /// Applies the editor's changes to the original, found by id, so a reordered list is no
-    /// problem; fields the editor did not change keep what the store holds now (another process's
-    /// edit, merged in while the editor was open, is not undone), and a field both changed keeps
-    /// the other change, with the store's notice naming it.
+    /// Merges the editor's changes into the original, found by id (`ListStore.mergeEdit(of:result:)`),
+    /// so a reordered list is no problem; fields the editor did not change keep what the store
+    /// holds now (another process's edit, merged in while the editor was open, is not undone), and
+    /// a field both changed keeps the other change, with the store's notice naming it.
     ///
     /// - Throws: ``AttractionEditorError/attractionGone`` if it was deleted meanwhile.
     public func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
         tracer.record(
-            from: .delegate, to: .store, "replace(“\(original.name)”, with: “\(attraction.name)”)")
+            from: .delegate, to: .store,
+            "mergeEdit(of: “\(original.name)”, result: “\(attraction.name)”)")
         do {
-            try store.apply(editOf: original, result: attraction)
+            try store.mergeEdit(of: original, result: attraction)
         } catch {
             throw AttractionEditorError(error)
         }

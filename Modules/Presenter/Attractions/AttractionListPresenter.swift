@@ -41,7 +41,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
             store.changes.subscribeToAll { [weak self] update in
                 guard let self else { return }
                 self.tracer.record(
-                    from: .observation, to: .presenter, "storeChanged(\(update.change.summary))")
+                    from: .observation, to: .presenter,
+                    "send(.storeChanged(\(update.change.summary)))")
                 self.send(.storeChanged(update))
             })
         tokens.append(

@@ -74,7 +74,7 @@ public final class AvatarPresenter: ViewStatePresenter {
     // MARK: Following the model
 
     private func modelUpdated(_ update: ModelUpdate) {
-        tracer.record(from: .observation, to: .presenter, "\(update)")
+        tracer.record(from: .observation, to: .presenter, "modelUpdated(\(update))")
         let status: AvatarViewState.Status
         switch update {
         case .avatarLoading:

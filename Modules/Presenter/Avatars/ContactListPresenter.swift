@@ -27,7 +27,8 @@ public final class ContactListPresenter: ViewStatePresenter {
         self.tracer = tracer
         self.state = ObservableProperty(ContactListViewState(rows: []))
         contactsToken = manager.updates.subscribe(to: .contacts) { [weak self] update in
-            self?.tracer.record(from: .observation, to: .presenter, "\(update)")
+            self?.tracer.record(
+                from: .observation, to: .presenter, "contactsChanged(), for \(update)")
             self?.contactsChanged()
         }
         contactsChanged()

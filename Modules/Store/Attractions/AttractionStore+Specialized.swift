@@ -17,10 +17,10 @@ import MVCModel
             throws(ListStoreError<Element>)
         { try replace(id, with: newVersion) }
 
-        @_specialize(exported:true,target:apply(editOf:result:),where Element == Attraction)
-        func prespecializedApply(editOf original: Element, result edited: Element)
+        @_specialize(exported:true,target:mergeEdit(of:result:),where Element == Attraction)
+        func prespecializedMergeEdit(of original: Element, result edited: Element)
             throws(ListStoreError<Element>)
-        { try apply(editOf: original, result: edited) }
+        { try mergeEdit(of: original, result: edited) }
 
         @_specialize(exported:true,target:add(_:at:),where Element == Attraction)
         func prespecializedAdd(_ element: Element, at position: Int?) throws(ListStoreError<

@@ -110,15 +110,16 @@ public final class ListStore<Element: ListElement> {
 
     // MARK: Editing
 
-    /// Applies an editor's changes to the element it was opened on, wherever it now is.
+    /// Merges an editor's changes into the element it was opened on, wherever it now is.
     ///
-    /// Only the fields the editor changed (from `original` to `edited`) are written, so a field
+    /// Saving an edit is a merge, not a replace: only the fields the editor changed (from
+    /// `original` to `edited`) are written, so a field
     /// that another process changed while the editor was open, and that was merged in since, is
     /// kept. A field both changed keeps the other change, as a merge of two saves does, and a
     /// ``notice`` names the element, the field and both values.
     ///
     /// - Throws: as ``replace(_:with:)``.
-    public func apply(editOf original: Element, result edited: Element)
+    public func mergeEdit(of original: Element, result edited: Element)
         throws(ListStoreError<Element>)
     {
         guard edited.id == original.id else {
