@@ -27,7 +27,7 @@ private final class SpyDataManager: DataManagerOperations {
 
 /// A remote connection manager that records which operation was called.
 @MainActor
-private final class SpyRemoteConnectionManager: RemoteConnectionManagerOperations {
+private final class SpyRemoteConnectionManager: RemoteConnectionManagerOperations, FetchTracking {
     var calls: [String] = []
     func requestAvatar(for address: EmailAddress) { calls.append("requestAvatar") }
     func loadAvatar(for address: EmailAddress) async { calls.append("loadAvatar") }

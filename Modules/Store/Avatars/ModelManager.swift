@@ -1,8 +1,10 @@
 public import MVCModel
 public import MVCTracing
 
-/// Everything a screen may ask of the model: the union of the sub-managers' operations.
+/// Everything a screen may ask of the model: the union of the sub-managers' operations, and
+/// ``FetchTracking``, so that a screen or a test can wait for the loads it started.
 public typealias ModelManaging = DataManagerOperations & RemoteConnectionManagerOperations
+    & FetchTracking
 
 /// The facade screens talk to: its API is the composition of the sub-managers' protocols.
 ///

@@ -5,7 +5,7 @@ public import MVCTracing
 ///
 /// ``ModelManager`` offers them by conforming to ``RemoteConnectionManagerForwarding``.
 @MainActor
-public protocol RemoteConnectionManagerOperations: FetchTracking {
+public protocol RemoteConnectionManagerOperations: AnyObject {
     /// Starts loading the avatar of `address` in the background, unless it is cached or on its way.
     func requestAvatar(for address: EmailAddress)
     /// Loads the avatar of `address` unless it is cached, joining a request already in flight,
