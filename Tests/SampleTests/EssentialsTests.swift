@@ -63,15 +63,17 @@ struct EssentialsTests {
             load 1
             load 1
             add linus@example.org Linus
-            load all
-            reload 2
+            load 5
+            load 3
             load 9
             list
             """
-        // Production draws each picture under its row, indented seven spaces.
+        // Production draws each picture under its row, indented seven spaces, and says when a
+        // load finds its avatar cached.
         try await expectSame(
             "avatars", "avatars-essentials", script: script,
-            onlyProduction: { $0.hasPrefix("       ") })
+            onlyProduction: { $0.hasPrefix("       ") || $0.contains("is already loaded (cached)") }
+        )
     }
 
     @Test(
@@ -163,6 +165,81 @@ struct EssentialsTests {
             #expect(help.output.hasPrefix("USAGE: \(name)"))
             let wrong = try await SampleRunner.run(name, ["--bogus"])
             #expect(wrong.status == 64)
+        }
+    }
+}
+
+/// What a hostile script tried against the essentials: each must be refused, nothing lost.
+@Suite("The essentials refuse what would lose data or reach the terminal raw", .samplesTakeTurns)
+struct EssentialsRefusalTests {
+    private func store() -> URL {
+        FileManager.default.temporaryDirectory.appending(
+            path: "essentials-\(UUID().uuidString).json")
+    }
+
+    @Test("a bare command with words after it is refused, and the script goes on")
+    func bareCommandsTakeNoArgument() async throws {
+        let file = store()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path],
+            script: "new\nname A\nquit now\nsave please\nsave\nhelp me\n")
+
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "error: 'quit' takes no argument, but got 'now'",
+                "error: 'save' takes no argument, but got 'please'",
+                "error: 'help' takes no argument, but got 'me'",
+            ])
+        #expect(run.outputLines.last == "  1. A")
+        let avatars = try await SampleRunner.run("avatars-essentials", script: "quit now\nload 1\n")
+        #expect(avatars.errorLines == ["error: 'quit' takes no argument, but got 'now'"])
+        #expect(avatars.output.contains("[avatar: 8×8 PPM]"))
+    }
+
+    @Test("a file where two attractions share one id is refused, and left as it was")
+    func duplicateIDs() async throws {
+        let file = store()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let id = "11111111-1111-1111-1111-111111111111"
+        let text = """
+            [{"id":"\(id)","name":"First","notes":""},{"id":"\(id)","name":"Second","notes":""}]
+            """
+        try Data(text.utf8).write(to: file)
+
+        let run = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: "edit 2\nnotes x\nsave\n")
+
+        #expect(run.status == 1)
+        #expect(run.errors.contains("two attractions have the id \(id)"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == text)
+    }
+
+    @Test("a contact whose address is taken, or is no address, is refused")
+    func badContacts() async throws {
+        let run = try await SampleRunner.run(
+            "avatars-essentials", script: "add ada@example.com Ada\nadd nobody Nobody\n")
+
+        #expect(
+            run.errorLines == [
+                "error: ada@example.com is already a contact",
+                "error: an e-mail address needs an @ between the name and the domain",
+            ])
+        #expect(run.outputLines.count == 5)
+    }
+
+    @Test("a command with a control character is refused whole, and never echoed raw")
+    func controlCharacters() async throws {
+        for name in ["switches-essentials", "avatars-essentials", "attractions-essentials"] {
+            let file = store()
+            defer { try? FileManager.default.removeItem(at: file) }
+            let run = try await SampleRunner.run(
+                name, ["--store", file.path].filter { _ in name.hasPrefix("attractions") },
+                script: "a\u{1B}]0;pwned\u{07}\nnew\nname A\u{1}B\nname A\u{202E}B\n")
+            #expect(!run.errors.contains("\u{1B}"), "\(name)")
+            #expect(!run.output.contains("\u{1}") && !run.output.contains("\u{202E}"), "\(name)")
+            #expect(run.errorLines.count >= 3, "\(name): \(run.errorLines)")
         }
     }
 }

@@ -1,12 +1,11 @@
-// Post 004, the essentials: a detail screen edits through a delegate that saves, not knowing
-// whether it creates or replaces.
+// Post 004, the essentials: an editor saves through a delegate, not knowing if it creates or edits.
 // The idea: the editor edits a draft and calls its delegate's save (or cancel); one delegate adds
-// to the store, another replaces the original; the list screen picks which, the editor never
-// learns it. The post's bug: cancel is optional, and the check asks for `cancel:` (a colon) while
-// the protocol declares `cancel`, so cancel is silently never delivered. Here both requirements
-// are required with no default: every delegate writes each, the editor calls each directly, and a
-// misspelt one does not compile. Production does the same with more: Modules/Delegates/,
-// Modules/Presenter/Attractions/ and Modules/Store/List/ (undo, merging, other processes' edits).
+// to the store, another replaces the original; the list screen picks which. The post's bug:
+// cancel is optional, and the check asks for `cancel:` (a colon) while the protocol declares
+// `cancel`, so cancel is silently never delivered. Here both requirements are required with no
+// default: every delegate writes each, the editor calls each directly, a misspelt one does not
+// compile. Production does the same with more: Modules/Delegates/, Modules/Presenter/Attractions/
+// and Modules/Store/List/ (undo, merging, other programs' edits, file locks, links, permissions).
 import Foundation
 
 struct Attraction: Codable, Equatable, Identifiable {
@@ -16,9 +15,7 @@ struct Attraction: Codable, Equatable, Identifiable {
 }
 
 /// Why a command did nothing, in words a user can act on.
-struct Refusal: Error, CustomStringConvertible {
-    var description: String
-}
+struct Refusal: Error, CustomStringConvertible { var description: String }
 
 /// The list, kept in a JSON file: each edit is written at once to a new file renamed over the
 /// old one (`.atomic`), and kept in memory only once it is on disk.
@@ -29,6 +26,10 @@ struct Refusal: Error, CustomStringConvertible {
         self.file = file
         guard FileManager.default.fileExists(atPath: file.path) else { return }
         attractions = try JSONDecoder().decode([Attraction].self, from: Data(contentsOf: file))
+        var ids = Set<UUID>()
+        for attraction in attractions where !ids.insert(attraction.id).inserted {
+            throw Refusal(description: "two attractions have the id \(attraction.id)")
+        }
     }
     func add(_ attraction: Attraction) throws { try edit { $0.append(attraction) } }
     func remove(at index: Int) throws { try edit { $0.remove(at: try check(index)) } }

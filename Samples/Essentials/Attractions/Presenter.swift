@@ -1,4 +1,4 @@
-// The delegates and presenters: the editor calls its delegate; the list picks which delegate.
+// The delegates and the editor (the presenter): the editor calls whichever delegate it is given.
 
 /// What an editor tells whoever opened it: both required, neither with a default.
 @MainActor protocol AttractionEditorDelegate: AnyObject {
@@ -35,22 +35,5 @@
     func saveTapped() throws {
         if let problem { throw Refusal(description: problem) }
         try delegate.save(draft)
-    }
-}
-
-@MainActor final class AttractionListPresenter {
-    private let store: AttractionStore
-    init(store: AttractionStore) { self.store = store }
-    var rows: [Attraction] { store.attractions }
-    func moveTapped(from: Int, to: Int) throws { try store.move(from: from, to: to) }
-    func deleteTapped(at index: Int) throws { try store.remove(at: index) }
-    /// The choice the editor never sees: a new attraction is created, an existing one replaced.
-    func newTapped() -> AttractionEditor {
-        AttractionEditor(
-            draft: Attraction(name: ""), delegate: CreateAttractionDelegate(store: store))
-    }
-    func editTapped(at index: Int) throws -> AttractionEditor {
-        let original = store.attractions[try store.check(index)]
-        return AttractionEditor(draft: original, delegate: EditAttractionDelegate(store: store))
     }
 }

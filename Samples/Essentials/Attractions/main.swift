@@ -12,22 +12,21 @@ guard arguments.isEmpty || (arguments.count == 2 && arguments[0] == "--store") e
 let path = arguments.last ?? "attractions.json"
 var anyFailed = false
 @MainActor func fail(_ message: String) {
-    fflush(nil)  // the screens first: screens and errors keep their order in one file
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     anyFailed = true
 }
-let list: AttractionListPresenter
+func show(_ text: String) { FileHandle.standardOutput.write(Data("\(text)\n".utf8)) }
+let store: AttractionStore
 do {
-    list = AttractionListPresenter(store: try AttractionStore(file: URL(fileURLWithPath: path)))
+    store = try AttractionStore(file: URL(fileURLWithPath: path))
 } catch {
     fail("cannot read attractions from \(path): \(error)")
     exit(1)
 }
 var editor: AttractionEditor?
-
 @MainActor func screen() -> String {
     guard let editor else {
-        let rows = list.rows.enumerated().map { index, row in
+        let rows = store.attractions.enumerated().map { index, row in
             "  \(index + 1). \(row.name)\(row.notes.isEmpty ? "" : " — \(row.notes)")"
         }
         return (["Attractions"] + (rows.isEmpty ? ["  No attractions yet."] : rows))
@@ -41,27 +40,43 @@ var editor: AttractionEditor?
         "  [\(editor.problem == nil ? "save" : "save: not yet")]  [cancel]",
     ].compactMap { $0 }.joined(separator: "\n")
 }
+/// Refuses a character a terminal obeys (an escape, a bidi override) or bytes that were not text.
+func checkPlainText(_ line: String) throws {
+    for scalar in line.unicodeScalars
+    where [.control, .format].contains(scalar.properties.generalCategory) || scalar == "\u{FFFD}" {
+        throw Refusal(description: "U+\(String(scalar.value, radix: 16)) is not plain text")
+    }
+}
 func row(_ text: some StringProtocol) throws -> Int {
     if let number = Int(text), number >= 1 { return number - 1 }
     throw Refusal(description: "'\(text)' is not a row number; rows are numbered from 1")
 }
-
 var drawn = screen()
-print(drawn)
+show(drawn)
 while let line = readLine() {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
     let word = String(trimmed.prefix { $0 != " " })
     let argument = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
     do {
+        try checkPlainText(trimmed)
+        if ["new", "save", "cancel", "help", "quit"].contains(word), !argument.isEmpty {
+            throw Refusal(description: "'\(word)' takes no argument, but got '\(argument)'")
+        }
         switch (word, editor) {
-        case ("new", nil): editor = list.newTapped()
-        case ("edit", nil): editor = try list.editTapped(at: row(argument))
+        // The list screen picks the delegate, create or edit; the editor never learns which.
+        case ("new", nil):
+            editor = AttractionEditor(
+                draft: Attraction(name: ""), delegate: CreateAttractionDelegate(store: store))
+        case ("edit", nil):
+            let original = store.attractions[try store.check(row(argument))]
+            editor = AttractionEditor(
+                draft: original, delegate: EditAttractionDelegate(store: store))
         case ("move", nil):
             let rows = try argument.split(separator: " ").map(row)
             guard rows.count == 2 else { throw Refusal(description: "'move' needs two rows") }
-            try list.moveTapped(from: rows[0], to: rows[1])
-        case ("delete", nil): try list.deleteTapped(at: row(argument))
+            try store.move(from: rows[0], to: rows[1])
+        case ("delete", nil): try store.remove(at: row(argument))
         case ("name", let editor?): editor.nameChanged(to: argument)
         case ("notes", let editor?): editor.notesChanged(to: argument)
         case ("cancel", let open?):
@@ -70,8 +85,8 @@ while let line = readLine() {
         case ("save", let open?):
             do { try open.saveTapped() } catch { throw Refusal(description: "not saved: \(error)") }
             editor = nil
-        case ("help", _): print(commands)
-        case ("quit", _), ("exit", _): exit(anyFailed ? 1 : 0)
+        case ("help", _): show(commands)
+        case ("quit", _): exit(anyFailed ? 1 : 0)
         case ("name", nil), ("notes", nil), ("save", nil), ("cancel", nil):
             throw Refusal(description: "no editor is open; use 'new' or 'edit <row>' first")
         case ("new", _?), ("edit", _?), ("move", _?), ("delete", _?):
@@ -81,7 +96,7 @@ while let line = readLine() {
     } catch {
         fail("\(error)")
     }
-    if screen() != drawn { print(screen()) }
+    if screen() != drawn { show(screen()) }
     drawn = screen()
 }
 exit(anyFailed ? 1 : 0)

@@ -5,9 +5,8 @@
 // The post's bugs: its facade looks selectors up at run time, so a call no protocol declares
 // silently returns nil; its screen filters every update by hand and compares a typo,
 // `update.emailAddres`. Here forwarding is written once per protocol and checked by the compiler,
-// and a screen subscribes to one typed update. Production does the same with more:
-// Modules/Store/Avatars/ (coalescing, cancelling, failures), Modules/Observation/Channel/.
-
+// and a screen subscribes to one typed update. Production: Modules/Store/Avatars/ (coalescing,
+// cancelling, failures), Modules/Observation/Channel/ (any thread), Modules/Presenter/Avatars/.
 /// A change in the model: a screen subscribes to the changes it shows, by value.
 enum ModelUpdate: Hashable {
     case avatarLoaded(String)
@@ -15,16 +14,17 @@ enum ModelUpdate: Hashable {
 }
 
 typealias Contact = (name: String, address: String)
+struct Refusal: Error, CustomStringConvertible { var description: String }
 typealias Avatar = String  // as much of a picture as the screen shows: "8×8 PPM"
 
 @MainActor protocol DataManagerOperations: AnyObject {
     var contacts: [Contact] { get }
-    func addContact(_ contact: Contact)
+    func addContact(_ contact: Contact) throws(Refusal)
     func avatar(for address: String) -> Avatar?
     func subscribe(to update: ModelUpdate, _ handler: @escaping () -> Void)
 }
 @MainActor protocol RemoteConnectionManagerOperations: AnyObject {
-    func loadAvatar(for address: String, reload: Bool) async
+    func loadAvatar(for address: String) async
 }
 
 /// Keeps contacts and cached avatars, and tells each change to the subscribers of that change.
@@ -34,11 +34,17 @@ typealias Avatar = String  // as much of a picture as the screen shows: "8×8 PP
     private var subscribers: [ModelUpdate: [() -> Void]] = [:]
 
     init(contacts: [Contact]) { self.contacts = contacts }
-    func addContact(_ contact: Contact) {
+    func addContact(_ contact: Contact) throws(Refusal) {
+        guard contact.address.contains("@") else {
+            throw Refusal(
+                description: "an e-mail address needs an @ between the name and the domain")
+        }
+        guard !contacts.contains(where: { $0.address == contact.address }) else {
+            throw Refusal(description: "\(contact.address) is already a contact")
+        }
         contacts.append(contact)
         publish(.contactsChanged)
     }
-
     func avatar(for address: String) -> Avatar? { avatars[address] }
     func saveAvatar(_ avatar: Avatar, for address: String) {
         avatars[address] = avatar
@@ -55,12 +61,9 @@ typealias Avatar = String  // as much of a picture as the screen shows: "8×8 PP
 /// Fetches the avatars the data manager does not have from a server (a stand-in here).
 @MainActor final class RemoteConnectionManager: RemoteConnectionManagerOperations {
     private let data: DataManager
-    private(set) var requests = 0  // how many times the server was asked
     init(data: DataManager) { self.data = data }
-
-    func loadAvatar(for address: String, reload: Bool) async {
-        if !reload, data.avatar(for: address) != nil { return }  // cached: no request
-        requests += 1
+    func loadAvatar(for address: String) async {
+        if data.avatar(for: address) != nil { return }  // cached: no request
         data.saveAvatar(await Self.server(address), for: address)
     }
     nonisolated private static func server(_ address: String) async -> Avatar { "8×8 PPM" }
@@ -72,7 +75,7 @@ typealias Avatar = String  // as much of a picture as the screen shows: "8×8 PP
 }
 extension DataManagerForwarding {
     var contacts: [Contact] { dataManager.contacts }
-    func addContact(_ contact: Contact) { dataManager.addContact(contact) }
+    func addContact(_ contact: Contact) throws(Refusal) { try dataManager.addContact(contact) }
     func avatar(for address: String) -> Avatar? { dataManager.avatar(for: address) }
     func subscribe(to update: ModelUpdate, _ handler: @escaping () -> Void) {
         dataManager.subscribe(to: update, handler)
@@ -84,8 +87,8 @@ extension DataManagerForwarding {
     var remoteConnectionManager: any RemoteConnectionManagerOperations { get }
 }
 extension RemoteConnectionManagerForwarding {
-    func loadAvatar(for address: String, reload: Bool) async {
-        await remoteConnectionManager.loadAvatar(for: address, reload: reload)
+    func loadAvatar(for address: String) async {
+        await remoteConnectionManager.loadAvatar(for: address)
     }
 }
 
@@ -93,7 +96,6 @@ extension RemoteConnectionManagerForwarding {
 @MainActor final class ModelManager: DataManagerForwarding, RemoteConnectionManagerForwarding {
     let dataManager: any DataManagerOperations
     let remoteConnectionManager: any RemoteConnectionManagerOperations
-
     init(dataManager: DataManager) {
         self.dataManager = dataManager
         remoteConnectionManager = RemoteConnectionManager(data: dataManager)

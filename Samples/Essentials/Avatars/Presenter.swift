@@ -17,9 +17,7 @@ struct AvatarViewState: Equatable {
             viewState.picture = self.manager.avatar(for: viewState.address)  // self.: no cycle
         }
     }
-    func loadTapped(reload: Bool = false) async {
-        await manager.loadAvatar(for: viewState.address, reload: reload)
-    }
+    func loadTapped() async { await manager.loadAvatar(for: viewState.address) }
 }
 
 @MainActor final class ContactListPresenter {
@@ -30,8 +28,9 @@ struct AvatarViewState: Equatable {
         manager.subscribe(to: .contactsChanged) { [weak self] in self?.contactsChanged() }
         contactsChanged()
     }
-
-    func addTapped(address: String, name: String) { manager.addContact((name, address)) }
+    func addTapped(address: String, name: String) throws(Refusal) {
+        try manager.addContact((name, address))
+    }
     private func contactsChanged() {
         rows = manager.contacts.map { contact in
             rows.first { $0.viewState.address == contact.address }

@@ -27,21 +27,24 @@ let commands = """
         needsDisplay = false
         let state = presenter.viewState.value
         func button(_ name: String, _ isOn: Bool) -> String { "[\(name): \(isOn ? "on " : "off")]" }
-        print(button("A", state.isSwitchAOn), button("B", state.isSwitchBOn), "", state.label)
+        show("\(button("A", state.isSwitchAOn)) \(button("B", state.isSwitchBOn))  \(state.label)")
     }
 }
 
 var anyFailed = false
 @MainActor func fail(_ message: String) {
-    fflush(nil)  // the screens first: screens and errors keep their order in one file
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     anyFailed = true
 }
+func show(_ text: String) { FileHandle.standardOutput.write(Data("\(text)\n".utf8)) }
 
 if CommandLine.arguments.count > 1 {
     print("USAGE: switches-essentials\n\nPost 000's idea alone: two switches, each tied to its own")
     print("presenter method. One command per line on standard input:\n\(commands)")
     exit(["-h", "--help"].contains(CommandLine.arguments[1]) ? 0 : 64)
+}
+func isNotText(_ scalar: Unicode.Scalar) -> Bool {  // an escape, a bidi override, bad bytes
+    [.control, .format].contains(scalar.properties.generalCategory) || scalar == "\u{FFFD}"
 }
 let presenter = SwitchesPresenter(model: SwitchesModel())
 let view = SwitchesView(presenter: presenter)
@@ -51,7 +54,9 @@ while let line = readLine() {
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
     let word = trimmed.prefix { $0 != " " && $0 != "\t" }
     let argument = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
-    if !["a", "b", "reset", "show", "help", "quit", "exit"].contains(word.lowercased()) {
+    if trimmed.unicodeScalars.contains(where: isNotText) {
+        fail("the command is not plain text")
+    } else if !["a", "b", "reset", "show", "help", "quit", "exit"].contains(word.lowercased()) {
         fail("unknown command '\(word)'; type 'help' for the list")
     } else if !argument.isEmpty {
         fail("'\(word)' takes no argument, but got '\(argument)'")
@@ -60,7 +65,7 @@ while let line = readLine() {
         case "a", "b": presenter.buttonTapped(word.uppercased())
         case "reset": presenter.resetTapped()
         case "show": view.display()
-        case "help": print(commands)
+        case "help": show(commands)
         default: exit(anyFailed ? 1 : 0)
         }
     }
