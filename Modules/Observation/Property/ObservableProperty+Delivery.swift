@@ -1,5 +1,6 @@
-// Production detail, skip on first read: how ObservableProperty registers observers, delivers
-// changes in order, batches them, and takes in observations ended on other threads.
+// The delivery machinery around `assign` and `notify` (ObservableProperty.swift): registering
+// observers, delivering changes in order, batching them, and taking in observations ended on
+// other threads. Read it after ObservableProperty.swift, which has the path of a change.
 
 extension ObservableProperty {
     /// One observer: what it asked for, and its handler.
@@ -39,35 +40,6 @@ extension ObservableProperty {
         @usableFromInline var streams: [ObservationID: () -> Void] = [:]
 
         @usableFromInline init() {}
-    }
-
-    /// Assigns `newValue` and delivers the change: at once when nothing else is being
-    /// delivered, else queued behind what is (or kept for the open batch's end).
-    @inlinable
-    func assign(_ newValue: Value) {
-        // Optional chaining, not `if let`: it calls the stored closure without copying it,
-        // which saves a retain and a release of its context on every assignment.
-        if isDuplicate?(storage, newValue) == true { return }
-        beginUse()
-        defer { endUse() }
-        if coordinator.isIdle {
-            if ended.mayHaveWaiting { removeEndedObservations() }
-            if books.priorObserverCount > 0 {
-                notifyPrior()
-                // A prior handler may have assigned the property: that change was delivered
-                // in full, so this one starts from the value it left.
-                if isDuplicate?(storage, newValue) == true { return }
-            }
-            let oldValue = storage
-            storage = newValue
-            guard !observers.isEmpty else { return }
-            let limit = books.nextID
-            coordinator.deliver {
-                notify(from: oldValue, to: newValue, registeredBefore: limit)
-            }
-        } else {
-            storeWhileBusy(newValue)
-        }
     }
 
     /// The number of live observations, after taking in those ended elsewhere.
@@ -110,20 +82,6 @@ extension ObservableProperty {
             )
         }
         return token
-    }
-
-    /// Delivers a change to every observer registered before `limit` (the next id when the
-    /// change was made), each given the values its options asked for.
-    @inlinable
-    func notify(from oldValue: Value, to newValue: Value, registeredBefore limit: ObservationID) {
-        // A queued change may be delivered while another property of the model is in use.
-        beginUse()
-        defer { endUse() }
-        observers.forEachObserver(
-            registeredBefore: limit, endedElsewhere: ended, removeEnded: removeEndedObservations
-        ) { _, observer in
-            observer.deliver(from: oldValue, to: newValue)
-        }
     }
 
     /// Tells observers that asked for ``ObservationOptions/prior`` that the value is about to change.
@@ -234,20 +192,6 @@ extension ObservableProperty {
         while books.useDepth == 1 && ended.mayHaveWaiting { removeEndedObservations() }
         books.useDepth -= 1
         if books.useDepth == 0 { ended.release() }
-    }
-}
-
-extension ObservableProperty.Observer {
-    /// Calls the handler with a change, with the values its options asked for.
-    @inlinable
-    func deliver(from oldValue: Value, to newValue: Value) {
-        handler(
-            ObservedChange(
-                kind: .setting,
-                oldValue: options.contains(.old) ? oldValue : nil,
-                newValue: options.contains(.new) ? newValue : nil
-            )
-        )
     }
 }
 

@@ -98,10 +98,9 @@ public final class ObservableProperty<Value> {
         register(options: options) { _ in handler }
     }
 
-    // What the property holds, last so that the idea reads first: its value, how it tells equal
-    // values apart, its model's coordinator, and its observers. The rest is the delivery
-    // machinery's bookkeeping (production detail, skip on first read:
-    // ObservableProperty+Delivery.swift, which also says why exclusivity is checked statically).
+    // What the property holds: its value, how it tells equal values apart, its model's
+    // coordinator, and its observers. The rest is the delivery machinery's bookkeeping
+    // (ObservableProperty+Delivery.swift, which also says why exclusivity is checked statically).
     @exclusivity(unchecked) @usableFromInline var storage: Value
     @usableFromInline let isDuplicate: ((Value, Value) -> Bool)?
     @usableFromInline let coordinator: ChangeCoordinator
@@ -125,5 +124,72 @@ extension ObservableProperty {
         var copy = storage
         try edit(&copy)
         value = copy
+    }
+}
+
+// MARK: How a change reaches its handlers
+
+// Setting `value` calls `assign`. An equal value stops there. Otherwise the new value is stored
+// and the model's coordinator runs `notify` at once, or, while another change is being delivered
+// or a batch is open, after it (`storeWhileBusy`, in +Delivery). `notify` goes over the observers
+// registered before the change and calls each one's handler, with the values it asked for.
+// Everything else (prior notices, batches, observations ended on other threads) is in
+// ObservableProperty+Delivery.swift.
+extension ObservableProperty {
+    /// Assigns `newValue` and delivers the change: at once when nothing else is being
+    /// delivered, else queued behind what is (or kept for the open batch's end).
+    @inlinable
+    func assign(_ newValue: Value) {
+        // Optional chaining, not `if let`: it calls the stored closure without copying it,
+        // which saves a retain and a release of its context on every assignment.
+        if isDuplicate?(storage, newValue) == true { return }
+        beginUse()
+        defer { endUse() }
+        if coordinator.isIdle {
+            if ended.mayHaveWaiting { removeEndedObservations() }
+            if books.priorObserverCount > 0 {
+                notifyPrior()
+                // A prior handler may have assigned the property: that change was delivered
+                // in full, so this one starts from the value it left.
+                if isDuplicate?(storage, newValue) == true { return }
+            }
+            let oldValue = storage
+            storage = newValue
+            guard !observers.isEmpty else { return }
+            let limit = books.nextID
+            coordinator.deliver {
+                notify(from: oldValue, to: newValue, registeredBefore: limit)
+            }
+        } else {
+            storeWhileBusy(newValue)
+        }
+    }
+
+    /// Delivers a change to every observer registered before `limit` (the next id when the
+    /// change was made), each given the values its options asked for.
+    @inlinable
+    func notify(from oldValue: Value, to newValue: Value, registeredBefore limit: ObservationID) {
+        // A queued change may be delivered while another property of the model is in use.
+        beginUse()
+        defer { endUse() }
+        observers.forEachObserver(
+            registeredBefore: limit, endedElsewhere: ended, removeEnded: removeEndedObservations
+        ) { _, observer in
+            observer.deliver(from: oldValue, to: newValue)
+        }
+    }
+}
+
+extension ObservableProperty.Observer {
+    /// Calls the handler with a change, with the values its options asked for.
+    @inlinable
+    func deliver(from oldValue: Value, to newValue: Value) {
+        handler(
+            ObservedChange(
+                kind: .setting,
+                oldValue: options.contains(.old) ? oldValue : nil,
+                newValue: options.contains(.new) ? newValue : nil
+            )
+        )
     }
 }
