@@ -35,13 +35,6 @@ enum DatabaseSchema {
         if version == 0 {
             let tables = try connection.strings(
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            // This program's tables with no version: set by another program, since the version
-            // is set in the transaction that makes them.
-            if tables.contains("meta"), tables.contains("elements") {
-                throw refuse(
-                    "its schema version (PRAGMA user_version) is 0, though it has this program's tables elements and meta: another program cleared it"
-                )
-            }
             guard tables.isEmpty else {
                 throw refuse(
                     "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"
@@ -73,6 +66,11 @@ enum DatabaseSchema {
             )
         }
         return version
+    }
+
+    /// The one error for a file open here that is no longer a database this program made.
+    static func notMine(_ path: String) -> PersistenceError {
+        .corrupt(path: path, reason: "it is no longer a database this program made")
     }
 
     /// The schema version the file holds (`PRAGMA user_version`), refusing a newer one than this

@@ -6,44 +6,20 @@ import MVCStore
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably.
     ///
-    /// - Returns: Why the path no longer names the file open here, found before the write or
-    ///   after it (the edit then still to be kept elsewhere); and what to tell of fields another
-    ///   program had changed meanwhile, whose version was kept.
-    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
-        lost: String?, conflicts: [String]
-    ) {
-        if let reason = lost() { return (reason, []) }
+    /// - Returns: What to tell of fields another program had changed meanwhile, whose version
+    ///   was kept.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> [String] {
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
-        var conflicts: [String] = []
-        do {
-            try sqliteCall(writing: true) {
-                try connection.writing {
-                    // Made a newer version (or unmade) by another program meanwhile: not written.
-                    let version = try DatabaseSchema.storedVersion(connection, path: path)
-                    if version != DatabaseSchema.version {
-                        throw PersistenceError.corrupt(
-                            path: path, reason: "its schema version is now \(version)")
-                    }
-                    conflicts = try apply(write, in: connection)
-                }
+        return try sqliteCall(writing: true) {
+            try connection.writing {
+                // Made a newer version (or unmade) by another program meanwhile: not written.
+                let version = try DatabaseSchema.storedVersion(connection, path: path)
+                if version != DatabaseSchema.version { throw DatabaseSchema.notMine(path) }
+                return try apply(write, in: connection)
             }
-        } catch {
-            // Failed because another program changed the tables: told as a damaged file.
-            if error != locked(for: lockWait),
-                case .failure(let problem) = Result(catching: { () throws(PersistenceError) in
-                    try sqliteCall { try connection.reading { try checkedSchema(connection) } }
-                }),
-                case .corrupt = problem
-            {
-                throw problem
-            }
-            throw error
         }
-        committed()
-        // Lost while the write waited for another program's lock?
-        return (lost(), conflicts)
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.
@@ -52,75 +28,36 @@ extension ListDatabase {
             path: path, reason: "another program kept the database locked for longer than \(wait)")
     }
 
-    /// Writes `elements` as a new database at `url`, never over a file already there: built
-    /// under a temporary name beside it, its log folded in, and hard-linked into place.
+    /// Writes `elements` as a new database at `url`, never over a file already there: a write
+    /// that fails part-way leaves nothing at `url`.
     static func create(_ elements: [Element], at given: URL) async throws(PersistenceError) {
         // Through a link to a file not made yet, as SQLite (and the JSON document) would.
         let url = followingLinks(given)
-        let taken = PersistenceError.unwritable(
-            path: url.path, reason: "a file is already there; it was left as it is")
-        if let found = FileIdentity(path: url.path) {
-            guard !found.isFolder else {
-                throw .unwritable(path: url.path, reason: "a folder is already there")
-            }
-            throw taken
+        // Made empty first, and only if nothing is there: SQLite then opens it as a new database.
+        let failure = makeNewFile(at: url.path)
+        guard failure == 0 else {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            let reason =
+                failure != EEXIST
+                ? String(cString: strerror(failure))
+                : isFolder.boolValue
+                    ? "a folder is already there" : "a file is already there; it was left as it is"
+            throw .unwritable(path: url.path, reason: reason)
         }
-        if let leftover = leftoverCompanion(of: url.path) {
-            throw .unwritable(path: url.path, reason: leftover)
-        }
-        // A short name: SQLite must have room for its `-journal` suffix however long `url`'s is.
-        let building = url.deletingLastPathComponent().appending(
-            path: ".\(String(UInt64.random(in: .min ... .max), radix: 36)).building")
-        let database = ListDatabase(url: building)
-        defer {
-            for suffix in ["", "-wal", "-shm"] { unlink(building.path + suffix) }
-        }
+        let database = ListDatabase(url: url)
         do throws(PersistenceError) {
             _ = try await database.open()
             try await database.fill(with: elements)
+            await database.close()
         } catch {
             await database.close()
-            // Told as the file it was to be: its temporary name means nothing to a user.
-            throw .unwritable(path: url.path, reason: why(error, building: building))
-        }
-        await database.close()
-        // A hard link fails if the name is taken meanwhile: nothing is replaced.
-        guard link(building.path, url.path) == 0 else {
-            if errno == EEXIST { throw taken }
-            throw .unwritable(path: url.path, reason: String(cString: strerror(errno)))
+            for suffix in ["", "-wal", "-shm"] { unlink(url.path + suffix) }
+            throw error
         }
     }
 
-    /// Why a new database could not be built at `building`, in words: SQLite's "unable to open
-    /// database file" does not say that the folder is gone or may not be written.
-    private static func why(_ error: PersistenceError, building: URL) -> String {
-        let folder = building.deletingLastPathComponent().path
-        guard let found = FileIdentity(path: folder, followingLinks: true) else {
-            return "its folder \(folder) is not there"
-        }
-        if !found.isFolder { return "\(folder) is a file, not a folder" }
-        if access(folder, W_OK) != 0 {
-            return "its folder \(folder) may not be written (\(String(cString: strerror(errno))))"
-        }
-        switch error {
-        case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason):
-            return reason
-        default: return error.description
-        }
-    }
-
-    /// Why no new database may be made at `path`, if one may not: a `-wal` or `-journal` with
-    /// something in it is there, which SQLite would read into the new database.
-    static func leftoverCompanion(of path: String) -> String? {
-        let suffixes = ["-wal", "-journal"]
-        guard let suffix = suffixes.first(where: { (FileIdentity(path: path + $0)?.size ?? 0) > 0 })
-        else { return nil }
-        return
-            "there is no database here, but \(path)\(suffix) is there, left by another one, and SQLite would read it into a new database; it was left as it is (move it away, or put back the database it belongs to)"
-    }
-
-    /// Writes `elements` into the new database just opened, in one transaction, and empties
-    /// its log into the file.
+    /// Writes `elements` into the new database just opened, in one transaction.
     private func fill(with elements: [Element]) throws(PersistenceError) {
         let connection = try connected()
         try sqliteCall(writing: true) {
@@ -130,10 +67,6 @@ extension ListDatabase {
                         element, in: connection,
                         rank: Int64(position + 1) * DatabaseSchema.rankGap)
                 }
-            }
-            guard try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
-                throw PersistenceError.unwritable(
-                    path: path, reason: "the new database's log could not be folded in")
             }
         }
     }
@@ -303,4 +236,14 @@ extension ListDatabase {
                 .integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id))
         }
     }
+}
+
+/// Makes an empty file at `path` if nothing is there: 0, or the error number.
+///
+/// A free function: inside `ListDatabase`, `open` and `close` name its own methods.
+private func makeNewFile(at path: String) -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return errno }
+    close(descriptor)
+    return 0
 }

@@ -1,7 +1,6 @@
 import Foundation
 public import MVCModel
 import MVCStore
-import Synchronization
 
 /// An element a list store can keep in an SQLite database: one row per element, one column per
 /// described field, the id as the row's key.
@@ -16,8 +15,6 @@ public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertib
 /// after it (`nil` at an end), which say where it goes.
 struct RowWrite<Element: SQLiteListElement>: Sendable {
     var change: ListChange<Element>
-    /// Which edit of this process's it is (from 1), so it is found again after a recovery.
-    var serial = 0
     var predecessor: Element.ID?
     var successor: Element.ID?
 }
@@ -25,17 +22,15 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
 /// A list kept in an SQLite database, one row per element (see `DatabaseSchema`).
 ///
 /// Nothing here opens a descriptor of the database's files but SQLite: closing any descriptor
-/// of a file drops every POSIX lock the process holds on it, SQLite's among them. Whether the
-/// path still names the open file is asked with `lstat`, which opens nothing.
+/// of a file drops every POSIX lock the process holds on it, SQLite's among them.
 ///
 /// An actor on a queue of its own (`QueueExecutor`): a call blocked on `fsync` or on another
 /// process's lock never holds the main actor or the cooperative pool. No method suspends, so no
 /// call is taken in the middle of another.
 actor ListDatabase<Element: SQLiteListElement> {
     nonisolated let url: URL
-    /// The file's path, links resolved, as errors show it; and the path it was opened by.
+    /// The file's path, links resolved, as errors show it.
     nonisolated let path: String
-    nonisolated let named: String
     /// How long an edit waits for another process's lock before it fails.
     nonisolated let busyWait: Duration
     /// How long a write waits for another process's lock now (closing waits longer).
@@ -44,15 +39,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
     private(set) var readOnlyReason: String?
-    /// The described fields' columns when the file was opened, which every later read needs.
-    private(set) var fieldColumns: Set<String> = []
     /// `PRAGMA data_version` when the list was last read.
     var seenDataVersion: Int64 = -1
-    /// The file when it was opened, and the least size it can have now (see ``lost()``).
-    var opened: FileIdentity?
-    var leastSize: (bytes: Int64, dataVersion: Int64, pageSize: Int64)?
-    /// Whether a look is reading the file now, past its check of the path (a test hook).
-    nonisolated let readsChanges = Atomic<Bool>(false)
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -67,7 +55,6 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Describes the database at `url`; nothing is opened yet.
     init(url: URL, busyWait: Duration = .seconds(5)) {
-        named = url.path
         self.url = Self.followingLinks(url)
         path = self.url.path
         self.busyWait = busyWait
@@ -92,12 +79,6 @@ actor ListDatabase<Element: SQLiteListElement> {
                         ? "its links lead round in a loop, or through more than 100 links"
                         : "it is not a file but a device, a pipe or a socket")
         }
-        if let file, file.links > 1 {
-            throw .unreadable(path: path, reason: Self.secondName(file.links))
-        }
-        if file == nil, let leftover = Self.leftoverCompanion(of: path) {
-            throw .unwritable(path: path, reason: leftover)
-        }
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
@@ -116,12 +97,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         self.connection = connection
-        fieldColumns = try sqliteCall {
-            Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
-        }.intersection(Element.fields.map(\.name))
         seenDataVersion = dataVersion
-        opened = FileIdentity(path: path)
-        measure()
         return EditableList(read.elements)
     }
 
@@ -139,10 +115,13 @@ actor ListDatabase<Element: SQLiteListElement> {
     {
         let (version, rows) = try sqliteCall {
             try connection.reading { () throws -> (Int64, StoredRows) in
-                let (version, columns) = try checkedSchema(connection)
+                let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
                 guard version > 0 else { return (version, StoredRows()) }
+                let columns = try connection.strings(
+                    "SELECT name FROM pragma_table_info('elements')")
                 return (
-                    version, try StoredRows.read(connection, for: Element.self, columns: columns)
+                    version,
+                    try StoredRows.read(connection, for: Element.self, columns: Set(columns))
                 )
             }
         }
@@ -153,34 +132,9 @@ actor ListDatabase<Element: SQLiteListElement> {
         return (version, decoded.elements, decoded.problems.map(\.reason))
     }
 
-    /// The schema version and the elements table's columns, once `DatabaseSchema.check` passes
-    /// and every field column the file had at opening is still there (a field whose column another
-    /// program removed or renamed would read as its default in every row).
-    func checkedSchema(_ connection: SQLiteConnection) throws -> (Int64, columns: Set<String>) {
-        let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-        guard version > 0 else {
-            // Opened as a list: its tables were taken away, not its rows.
-            if !fieldColumns.isEmpty {
-                throw PersistenceError.corrupt(path: path, reason: "its tables were removed")
-            }
-            return (version, [])
-        }
-        let columns = Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
-        if let gone = fieldColumns.first(where: { !columns.contains($0) }) {
-            throw PersistenceError.corrupt(
-                path: path,
-                reason: "its column \(gone) was removed or renamed")
-        }
-        return (version, columns)
-    }
-
-    /// Lets go of the connection; one whose file was lost leaves the log at the path alone (it
-    /// may be another file's).
+    /// Lets go of the connection.
     func close() {
-        if lost() != nil { connection?.skipsCheckpointOnClose() }
         connection = nil
-        opened = nil
-        leastSize = nil
     }
 
     /// Lets every write from now on wait for other processes' locks until `deadline` (closing's

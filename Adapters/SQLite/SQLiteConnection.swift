@@ -87,11 +87,6 @@ final class SQLiteConnection {
     /// written).
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
-    /// Makes closing leave the write-ahead log as it is.
-    func skipsCheckpointOnClose() {
-        mvc_sqlite3_skip_checkpoint_on_close(handle)
-    }
-
     /// Runs `sql`, one or more statements that return no rows.
     func execute(_ sql: String) throws(SQLiteError) {
         let status = sqlite3_exec(handle, sql, nil, nil, nil)

@@ -1,23 +1,15 @@
 import Foundation
 import MVCModel
 import MVCStore
-import Synchronization
 
 /// Taking in other processes' commits: SQLite is asked whether another connection committed, and
 /// if one did, the whole list is read off the main actor and merged in by the store.
 extension SQLitePersistence {
-    /// Whether a look is reading the database now, past its check of the path (a test hook,
-    /// callable on any thread: a test waits for it without needing the main actor).
-    package var isReadingOtherProcessesChanges: @Sendable () -> Bool {
-        let database = database
-        return { database.readsChanges.load(ordering: .relaxed) }
-    }
-
     /// Looks for other processes' commits now, and takes them in.
     ///
     /// Called every poll interval; call it yourself to look without waiting.
     public func lookForChanges() {
-        guard lifecycle == .open, watching else { return }
+        guard stage == .open, watching else { return }
         wantsLook = true
         startWorking()
     }
@@ -29,11 +21,9 @@ extension SQLitePersistence {
         // The worker writes before it looks: the list here is what the file held when this
         // process last wrote or looked.
         let base = store.elements
-        let looked = database
-        let (lost, read) = await looked.look()
-        // Closed, or the list moved to another file, while the look was under way.
-        guard lifecycle == .open, looked === database, watching else { return }
-        if let lost { return fileLost(lost) }
+        let read = await database.look()
+        // Closed while the look was under way.
+        guard stage == .open, watching else { return }
         switch read {
         case .success(let read?):
             lookProblem = nil
@@ -54,7 +44,6 @@ extension SQLitePersistence {
         case .success(nil):
             lookProblem = nil
         case .failure(let error):
-            if let reason = error.replacedByOtherProgram { return fileLost(reason) }
             let problem = "could not read other programs' changes: \(error)"
             if problem != lookProblem { store.postNotice(problem) }
             lookProblem = problem
@@ -63,8 +52,8 @@ extension SQLitePersistence {
 
     /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
     ///
-    /// A look that finds nothing new costs one trip to the database's queue: a few pragmas
-    /// (`data_version`, `page_count`) and two `lstat`s of the path.
+    /// A look that finds nothing new costs one trip to the database's queue and one pragma
+    /// (`data_version`).
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
         watching = true
         guard let interval else { return }

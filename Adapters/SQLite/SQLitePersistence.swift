@@ -12,27 +12,25 @@ import MVCTracing
 ///   with the status `.failed`, and is tried again.
 /// - Reading: every poll interval it asks SQLite whether another connection committed; if one
 ///   did, it reads the whole list off the main actor, and the store merges it in.
-/// - A file deleted, moved, replaced, emptied or cut short while open is noticed at the next look
-///   or write: nothing more is written at its path, the user is told once, and the whole list goes
-///   to a new file beside it (`name.recovered.sqlite`) at the next edit or at the end.
+/// - Out of SQLite's contract, and not detected: deleting, renaming or overwriting the database
+///   while it is open, or giving it a second name; what is written afterwards is lost.
 ///
-/// Its life is a `DatabaseLifecycle`, a pure value whose effects this class runs. One worker
-/// writes, recovers and looks, one thing at a time.
+/// One worker writes and looks, one thing at a time.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
     public var saveStatus: ReadOnlyProperty<SaveStatus> { status.readOnly }
     private let status = ObservableProperty<SaveStatus>(.saved)
-    /// The database file the list is kept in now (a recovery file, after the first was lost).
+    /// The database file the list is kept in.
     public var url: URL { database.url }
 
-    private(set) var database: ListDatabase<Element>
+    let database: ListDatabase<Element>
     weak var store: ListStore<Element>?
     let tracer: HopTracer
-    private(set) var lifecycle = DatabaseLifecycle.opening
+    /// Open, then closing (writing what is queued, no more looks), then closed (deaf).
+    enum Stage { case open, closing, closed }
+    private(set) var stage = Stage.open
     private var pending: [RowWrite<Element>] = []
-    /// This process's edits so far, which number the writes.
-    private var edits = 0
     /// Failed writes in a row, and the last one's reason.
     private var failures = 0
     private var lastError: PersistenceError?
@@ -40,9 +38,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     // The worker, and its work besides `pending`.
     private var isWorking = false
-    private var foldsLog = false
-    private var recoveryTarget: URL?
-    private var isRecovering = false
     var wantsLook = false
     /// What looks told last, so that each problem and skipped row is told once.
     var lookProblem: String?
@@ -62,7 +57,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     init(database: ListDatabase<Element>, tracer: HopTracer) {
         self.database = database
         self.tracer = tracer
-        _ = lifecycle.handle(.opened, path: database.path)
     }
 
     isolated deinit {
@@ -73,9 +67,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// Queues the row write for `change`; the worker writes it after those before it.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
-        guard lifecycle.writes || lifecycle.isDetached else { return }
-        edits += 1
-        var write = RowWrite(change: change, serial: edits)
+        guard stage != .closed else { return }
+        var write = RowWrite(change: change)
         switch change {
         case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
             write.predecessor = at > 0 ? elements[at - 1].id : nil
@@ -84,7 +77,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         pending.append(write)
         if failures == 0 { status.value = .pending }
-        run(lifecycle.handle(.edited, path: database.path))
+        if stage == .open { startWorking() }
     }
 
     /// Returns once every edit made so far is in a file.
@@ -92,11 +85,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// - Throws: The reason of a write that failed, while its edit is in no file; the edit stays
     ///   queued and is tried again.
     public func flush() async throws(PersistenceError) {
-        run(lifecycle.handle(.flushRequested, path: database.path))
-        while !isClosedForGood, !pending.isEmpty || recoveryTarget != nil || isRecovering {
+        if stage == .open { startWorking() }
+        while !isClosedForGood, !pending.isEmpty {
             await nextTurn()
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
-            if failures > 0, !pending.isEmpty || lifecycle.isDetached, let lastError {
+            if failures > 0, !pending.isEmpty, let lastError {
                 throw lastError
             }
         }
@@ -113,7 +106,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     ///
     /// The writes wait for other programs' locks for up to `patience` in all, so that a busy
     /// moment loses nothing and a program that keeps the lock cannot keep this one from ending.
-    /// A file lost meanwhile gets the list written beside it first.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
@@ -129,31 +121,17 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         closingDeadline = .now + patience
         watching = false
         await database.waitForLocks(patience, until: closingDeadline)
-        if lifecycle == .open, let reason = await database.lost() { fileLost(reason) }
-        var askedForList = false
-        // Until the worker has nothing left (the list beside a lost file first), or a failure.
-        writing: while closingFailure == nil {
+        // Until the worker has nothing left, or a failure.
+        while closingFailure == nil {
             if isWorking {
                 await nextTurn()
                 continue
             }
-            switch lifecycle {
-            case .open: run(lifecycle.handle(.closeRequested, path: database.path))
-            case .detached where !askedForList:
-                askedForList = true
-                run(lifecycle.handle(.closeRequested, path: database.path))
-            case .detached:
-                let why = lastError.map { "\($0)" } ?? "it could not be made"
-                closingFailure = .unwritable(
-                    path: database.path,
-                    reason:
-                        "it was lost, and the list open here could not be written beside it (\(why))"
-                )
-            case .closing where !pending.isEmpty: startWorking()  // an edit made while closing
-            default: break writing
-            }
+            guard stage == .open || !pending.isEmpty else { break }  // an edit made while closing
+            stage = .closing
+            startWorking()
         }
-        _ = lifecycle.handle(.closed, path: database.path)
+        stage = .closed
         await database.close()
         isClosedForGood = true
         resumeWaiters()
@@ -161,20 +139,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     }
 
     // MARK: The worker
-
-    private func run(_ effects: [DatabaseLifecycle.Effect]) {
-        for effect in effects {
-            switch effect {
-            case .writeQueued: startWorking()
-            case .foldLog: foldsLog = true
-            case .tell(let message): store?.postNotice(message)
-            case .writeList(let path):
-                recoveryTarget = URL(fileURLWithPath: path)
-                startWorking()
-            case .stopLooking: watching = false
-            }
-        }
-    }
 
     /// Starts the worker, unless it is at work already (it then finds the new work itself).
     func startWorking() {
@@ -191,16 +155,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             resumeWaiters()
         }
         while closingFailure == nil {
-            if foldsLog {
-                foldsLog = false
-                await database.foldLog()
-            } else if let target = recoveryTarget {
-                recoveryTarget = nil
-                // Asked again by an edit made while the list was being written there: done.
-                if lifecycle.isDetached { await recover(to: target) }
-            } else if lifecycle.writes, let next = pending.first {
+            if stage != .closed, let next = pending.first {
                 await write(next)
-            } else if wantsLook, lifecycle == .open, watching {
+            } else if wantsLook, stage == .open, watching {
                 wantsLook = false
                 await look()
             } else {
@@ -216,8 +173,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             tracer.record(
                 from: .persistence, to: .disk,
                 "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-            let (lost, conflicts) = try await database.write(next)
-            if let lost { return fileLost(lost) }
+            let conflicts = try await database.write(next)
             tracer.record(from: .disk, to: .persistence, "committed")
             // One notice: several posted in one turn would be seen as the last alone.
             if !conflicts.isEmpty { store?.postNotice(conflicts.joined(separator: "; ")) }
@@ -228,8 +184,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 lastError = nil
             }
         } catch {
-            if let reason = await database.lost() { return fileLost(reason) }
-            if let reason = error.replacedByOtherProgram { return fileLost(reason) }
             failed(error)
             guard let lastTry else {
                 try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
@@ -263,79 +217,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         waiters.removeAll()
         for waiter in waiting { waiter.resume() }
     }
-
-    // MARK: A lost file
-
-    /// The path no longer names the open file: nothing more is written there, and the list goes
-    /// to a new file beside it (at once, if edits were waiting to be written).
-    func fileLost(_ reason: String) {
-        guard !isClosedForGood else { return }
-        let recovery = Self.recoveryURL(for: database.url).path
-        run(lifecycle.handle(.fileLost(reason: reason, recovery: recovery), path: database.path))
-        if !pending.isEmpty { run(lifecycle.handle(.edited, path: database.path)) }
-    }
-
-    /// The first name beside `url` that no file has, nor SQLite's companions of one:
-    /// `name.recovered.ext`, then `name.recovered-2.ext`, and so on (the name shortened if SQLite
-    /// would have no room for its `-journal` suffix).
-    package static func recoveryURL(for url: URL) -> URL {
-        var stem = url.deletingPathExtension().lastPathComponent
-        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        while !stem.isEmpty,
-            stem.utf8.count + suffix.utf8.count + ".recovered-99-journal".count > 255
-        {
-            stem.removeLast()
-        }
-        for number in 1... {
-            let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
-            let candidate = url.deletingLastPathComponent().appending(path: name)
-            let names = ["", "-wal", "-shm", "-journal"].map { candidate.path + $0 }
-            if names.allSatisfy({ FileIdentity(path: $0) == nil }) { return candidate }
-        }
-        return url
-    }
-
-    /// Writes the whole list to `target`, a new file, then keeps the list there.
-    private func recover(to target: URL) async {
-        guard let store else { return }
-        isRecovering = true
-        defer { isRecovering = false }
-        let elements = store.elements
-        // Every edit made so far is in `elements`: once they are written, those are done.
-        let coveredThrough = edits
-        tracer.record(
-            from: .persistence, to: .disk,
-            "write the list to \(target.lastPathComponent) (\(Element.counted(elements.count)))")
-        do throws(PersistenceError) {
-            var target = target
-            // Its folder moved away with the file: made again, as the JSON document's is.
-            try? FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do throws(PersistenceError) {
-                try await ListDatabase<Element>.create(elements, at: target)
-            } catch {
-                // Taken meanwhile (another program lost the same file, say): the next free name.
-                guard Self.recoveryURL(for: database.url) != target else { throw error }
-                target = Self.recoveryURL(for: database.url)
-                try await ListDatabase<Element>.create(elements, at: target)
-                store.postNotice("the list open here goes to \(target.path) instead")
-            }
-            let new = ListDatabase<Element>(url: target, busyWait: database.busyWait)
-            _ = try await new.open()
-            if let closingPatience {
-                await new.waitForLocks(closingPatience, until: closingDeadline)
-            }
-            let old = database
-            database = new
-            pending.removeAll { $0.serial <= coveredThrough }
-            await old.close()
-            failures = 0
-            status.value = pending.isEmpty ? .saved : .pending
-            run(lifecycle.handle(.recovered, path: old.path))
-        } catch {
-            failed(error)
-        }
-    }
 }
 
 extension PersistenceError {
@@ -347,24 +228,5 @@ extension PersistenceError {
             reason
         default: description
         }
-    }
-
-    /// Why the open file is no longer one this program may write, if another program made it so:
-    /// damaged it, or marked it with a newer schema version.
-    var replacedByOtherProgram: String? {
-        switch self {
-        case .corrupt(_, let reason): "another program damaged it (\(reason))"
-        case .newerVersion(_, let found, _):
-            "another program marked it as format version \(found), which this program does not write"
-        default: nil
-        }
-    }
-}
-
-extension DatabaseLifecycle {
-    /// Whether the path no longer names the file that was opened.
-    var isDetached: Bool {
-        if case .detached = self { return true }
-        return false
     }
 }

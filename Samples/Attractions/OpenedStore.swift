@@ -93,15 +93,32 @@ struct OpenedStore {
     private static func keep(_ elements: [Attraction], beside url: URL, because problem: String)
         async -> String
     {
-        // The name the database's own recovery takes: never a file already there, nor one too
-        // long for the folder.
-        let target = SQLitePersistence<Attraction>.recoveryURL(for: url)
+        let target = recoveryURL(for: url)
         do throws(PersistenceError) {
             try await DocumentFile(url: target, format: .attractions).create(elements)
         } catch _ {
             return "\(problem); nor could the list be written beside it"
         }
         return "\(problem); the list open here was written to \(target.path) instead"
+    }
+
+    /// The first name beside `url` that nothing has (a link that leads nowhere counts as
+    /// something): `name.recovered.json`, then `name.recovered-2.json` and so on, the name
+    /// shortened if the folder's 255 bytes would have no room for the suffix.
+    private static func recoveryURL(for url: URL) -> URL {
+        var stem = url.deletingPathExtension().lastPathComponent
+        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        while !stem.isEmpty, stem.utf8.count + suffix.utf8.count + ".recovered-99".count > 255 {
+            stem.removeLast()
+        }
+        for number in 1... {
+            let name = "\(stem).recovered\(number == 1 ? "" : "-\(number)")\(suffix)"
+            let candidate = url.deletingLastPathComponent().appending(path: name)
+            if (try? FileManager.default.attributesOfItem(atPath: candidate.path)) == nil {
+                return candidate
+            }
+        }
+        return url
     }
 
     /// What went wrong in `work`, in a sentence, or `nil` if nothing did.

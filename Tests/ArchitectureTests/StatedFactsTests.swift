@@ -197,3 +197,17 @@ enum NamedPaths {
         return names
     }
 }
+
+@Suite("README stays a learner's page")
+struct ReadmeLengthTests {
+    @Test("README.md is at most 200 lines, and leads with the three ideas before the samples")
+    func short() throws {
+        let text = try String(
+            contentsOf: PackageReader.packageRoot.appending(path: "README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect(lines <= 200, "README.md has \(lines) lines")
+        let ideas = try #require(text.range(of: "## The three ideas"))
+        let samples = try #require(text.range(of: "## The three samples"))
+        #expect(ideas.lowerBound < samples.lowerBound)
+    }
+}

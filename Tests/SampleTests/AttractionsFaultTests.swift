@@ -147,26 +147,6 @@ struct AttractionsFaultTests {
         #expect(stored.count < count)
     }
 
-    @Test(
-        "a signal right after another program deletes the database writes the list beside it, and says where"
-    )
-    func signalAfterDeletion() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = store("sqlite")
-        let sample = try LiveSample("attractions", ["--store", store])
-        sample.send("add Louvre")
-        #expect(await sample.waitForOutput(containing: "1. Louvre") != nil)
-
-        #expect(unlink(store) == 0)
-        sample.signal(SIGTERM)
-        let run = try await sample.finish(closingInput: false)
-
-        #expect(sample.endedBySignal)
-        let recovered = folder.appending(path: "attractions.recovered.sqlite").path
-        #expect(try await names(in: recovered) == ["Louvre"])
-        #expect(run.output.contains("attractions.recovered.sqlite"), "\(run.output.suffix(400))")
-    }
-
     @Test("sixty signals, each sent the moment an edit shows, all reach the sample: none is lost")
     func noSignalLost() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -30,23 +30,6 @@ final class OtherSQLiteProgram: Sendable {
         try await holding("BEGIN IMMEDIATE;" + sql, on: url)
     }
 
-    /// Starts a program that holds the locks of the log's index of the database at `url` (bytes
-    /// 120 to 127 of its `-shm` file, as SQLite recovering the log holds them) until
-    /// ``release()``.
-    ///
-    /// - Returns: Once the other program holds them.
-    static func holdingIndexLocks(of url: URL) async throws -> OtherSQLiteProgram {
-        let script = """
-            import fcntl, os, sys
-            index = os.open(sys.argv[1] + "-shm", os.O_RDWR)
-            fcntl.lockf(index, fcntl.LOCK_EX | fcntl.LOCK_NB, 8, 120, 0)
-            print("locked", flush=True)
-            sys.stdin.readline()
-            print("released", flush=True)
-            """
-        return try await startHolding(script, arguments: [url.path])
-    }
-
     /// Starts a program that makes a database at `url` with no tables (a table made and dropped,
     /// in SQLite's default rollback mode) and begins a write to it, holding the lock that lets
     /// others read but not write, until ``release()``.
@@ -135,58 +118,6 @@ final class OtherSQLiteProgram: Sendable {
             "INSERT INTO elements (id, rank, name, notes) VALUES (?, (SELECT max(rank) FROM elements) + 4294967296, ?, '')",
             (key, sys.argv[2]))
         connection.execute("COMMIT")
-        """
-
-    /// Turns `auto_vacuum` on, so that a delete gives the file's free pages back at its commit.
-    static let autoVacuum = """
-        import sqlite3, sys
-        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-        connection.execute("PRAGMA auto_vacuum = FULL")
-        connection.execute("VACUUM")
-        assert connection.execute("PRAGMA auto_vacuum").fetchone() == (1,)
-        """
-
-    /// The names of the database's tables, one a line, and `PRAGMA integrity_check` must be ok.
-    static let tables = """
-        import sqlite3, sys
-        connection = sqlite3.connect(sys.argv[1])
-        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
-            print(name)
-        """
-
-    /// Deletes the file (`delete`), puts another database in its place (`replace`), empties it
-    /// in place (`empty`), cuts it short to its first page (`truncate`), or moves its folder
-    /// away (`move-folder`, to the folder's name with `.moved`; `move-folder-leave-file` puts an
-    /// empty file at its name); points the link at the path to another file (`retarget`, the
-    /// file's path the third argument); or gives the file a second name (`hard-link`, `NAME.2`).
-    static let lose = """
-        import os, sqlite3, sys
-        path, how = sys.argv[1], sys.argv[2]
-        if how == "delete":
-            os.remove(path)
-        elif how == "hard-link":
-            os.link(path, path + ".2")
-        elif how == "retarget":
-            os.symlink(sys.argv[3], path + ".link")
-            os.replace(path + ".link", path)
-        elif how == "replace":
-            other = path + ".new"
-            connection = sqlite3.connect(other)
-            connection.execute("CREATE TABLE notes (text TEXT)")
-            connection.commit()
-            connection.close()
-            os.replace(other, path)
-        elif how.startswith("move-folder"):
-            folder = os.path.dirname(path)
-            os.rename(folder, folder + ".moved")
-            if how == "move-folder-leave-file":
-                open(folder, "w").close()
-        elif how == "truncate":
-            # The first page kept: SQLite's header, which still counts the pages cut off.
-            os.truncate(path, 4096)
-        else:
-            open(path, "w").close()
         """
 
     /// Runs `script` with the database's path and `arguments`, to its end; what it printed.

@@ -13,36 +13,6 @@ import Testing
 @MainActor
 @Suite("The SQLite store and the names of its file")
 struct SQLiteNamesTests {
-    @Test(
-        "a database opened through a link that another program points at another file is told once, and the list goes beside the file it opened"
-    )
-    func linkRetargeted() async throws {
-        let folder = try TemporaryFolder()
-        let (opened, other, link) = (
-            folder.file("a.sqlite"), folder.file("b.sqlite"), folder.file("s.sqlite")
-        )
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: opened)
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: link, pollInterval: nil)
-        let notices = Notices(store)
-        try store.add(Attraction(name: "Louvre"))
-        try await persistence.flush()
-        try await SQLiteListFile.write([Attraction(name: "Cluny")], to: other)
-
-        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, link, "retarget", other.path)
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        try await persistence.close()
-
-        #expect(notices.messages.count == 1, "\(notices.messages)")
-        #expect(notices.messages.first?.contains(link.path) == true)
-        #expect(persistence.url == folder.file("a.recovered.sqlite"))
-        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
-        // Nothing more was written to either file.
-        #expect(try ListOnDisk.read(opened).map(\.name) == ["Louvre"])
-        #expect(try ListOnDisk.read(other).map(\.name) == ["Cluny"])
-    }
-
     @Test("a path with .. after a linked folder opens the file SQLite and the system find there")
     func parentOfALinkedFolder() async throws {
         let folder = try TemporaryFolder()
@@ -60,39 +30,6 @@ struct SQLiteNamesTests {
         #expect(try ListOnDisk.read(folder.file("x/c.sqlite")).map(\.name) == ["Louvre"])
         #expect(!FileManager.default.fileExists(atPath: folder.file("c.sqlite").path))
         #expect(try await OtherSQLiteProgram.run(OtherSQLiteProgram.names, url) == "Louvre")
-    }
-
-    @Test("a database with a second name (a hard link) is refused, saying why, and left as it is")
-    func secondNameRefused() async throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("s.sqlite")
-        try await SQLiteListFile.write([Attraction(name: "Louvre")], to: url)
-        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "hard-link")
-
-        await #expect {
-            _ = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
-        } throws: { error in
-            "\(error)".contains(url.path) && "\(error)".contains("2 names (hard links)")
-        }
-        #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre"])
-    }
-
-    @Test(
-        "a database another program gives a second name while it is open is told once, and the list goes beside it"
-    )
-    func secondNameWhileOpen() async throws {
-        let (folder, url, store, persistence) = try await openWithLouvre()
-        let notices = Notices(store)
-
-        try await OtherSQLiteProgram.run(OtherSQLiteProgram.lose, url, "hard-link")
-        try store.add(Attraction(name: "Orsay"))
-        try await persistence.flush()
-        try await persistence.close()
-
-        #expect(notices.messages.count == 1, "\(notices.messages)")
-        #expect(notices.messages.first?.contains("2 names (hard links)") == true)
-        #expect(persistence.url == folder.file("s.recovered.sqlite"))
-        #expect(try ListOnDisk.read(persistence.url).map(\.name) == ["Louvre", "Orsay"])
     }
 
     @Test(

@@ -83,23 +83,3 @@ func openLockedByAnother() async throws -> LockedDatabase {
     return LockedDatabase(
         folder: folder, url: url, store: store, persistence: persistence, other: other)
 }
-
-/// Waits, for at most `seconds`, until `condition` holds, checking it every millisecond on a
-/// thread of its own (not the main actor, nor the pool the suite's tasks share), and runs `then`
-/// on that thread at once; whether it did.
-func eventuallyOnAThread(
-    seconds: Double = 30, _ condition: @escaping @Sendable () -> Bool,
-    then: @escaping @Sendable () -> Void = {}
-) async -> Bool {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            let deadline = Date(timeIntervalSinceNow: seconds)
-            while !condition() {
-                guard Date() < deadline else { return continuation.resume(returning: false) }
-                usleep(1_000)
-            }
-            then()
-            continuation.resume(returning: true)
-        }
-    }
-}
