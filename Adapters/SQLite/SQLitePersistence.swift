@@ -49,6 +49,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Why closing could not write everything; also ends the worker.
     private var closingFailure: PersistenceError?
     private var isClosedForGood = false
+    /// Edits made once closing had begun: not written, and said.
+    private var notTaken = 0
 
     var poller: Task<Void, Never>?
     /// Whether the poller still looks (until closing).
@@ -66,8 +68,22 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     // MARK: The calls
 
     /// Queues the row write for `change`; the worker writes it after those before it.
+    ///
+    /// Once closing has begun, an edit is not taken: closing writes what it took, so a steady
+    /// stream of edits cannot hold it open. Each edit not taken is counted, the status says so,
+    /// and ``flush()`` throws.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
-        guard stage != .closed else { return }
+        guard stage == .open, closingPatience == nil else {
+            notTaken += 1
+            let error = PersistenceError.unwritable(
+                path: database.path,
+                reason:
+                    "it was closing or closed; \(notTaken) \(notTaken == 1 ? "edit" : "edits") made since then not saved"
+            )
+            lastError = error
+            status.value = .failed(error, attempts: notTaken)
+            return
+        }
         var write = RowWrite(change: change)
         switch change {
         case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
@@ -93,6 +109,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 throw lastError
             }
         }
+        if notTaken > 0, let lastError, pending.isEmpty { throw lastError }
         guard isClosedForGood else { return }
         if let closingFailure { throw closingFailure }
         if !pending.isEmpty {
