@@ -41,7 +41,7 @@ private struct Tick: KeyedUpdate {
 }
 
 /// Sends an object to another thread and lets the last reference to it go there.
-private func releaseElsewhere(_ owner: sending TokenOwner) {
+private func releaseElsewhere(_ owner: sending some AnyObject) {
     Task.detached { withExtendedLifetime(owner) {} }
 }
 
@@ -114,6 +114,61 @@ struct EndingOnAnyThreadTests {
         #expect(heard.count == 1)
         #expect(weakCaptured == nil)
         #expect(property.observationCount == 0)
+    }
+}
+
+/// An observer whose handler captures it weakly, as `ObservationToken` says a handler must when
+/// its owner may go away on another thread: a call that finds it gone does nothing.
+@MainActor
+private final class WeakSelfOwner {
+    var tokens: [ObservationToken] = []
+    private var changes = 0
+    let calls: Counter
+    let callsAfterItWent: Counter
+
+    init(_ property: ObservableProperty<Int>, calls: Counter, callsAfterItWent: Counter) {
+        self.calls = calls
+        self.callsAfterItWent = callsAfterItWent
+        tokens.append(
+            property.observe { [weak self, calls, callsAfterItWent] _ in
+                calls.count += 1
+                guard let self else {
+                    callsAfterItWent.count += 1
+                    return
+                }
+                self.changes += 1
+            })
+    }
+}
+
+@Suite("What a handler must do when its owner ends on another thread")
+@MainActor
+struct WeakHandlerTests {
+    @Test(
+        "a handler that captures its owner weakly, whose owner's deinit ends the token on another thread during deliveries, never reaches a freed owner"
+    )
+    func weakSelfHandlerIsSafe() async {
+        let property = ObservableProperty(0)
+        let calls = Counter()
+        let callsAfterItWent = Counter()
+        for round in 0..<150 {
+            releaseElsewhere(
+                WeakSelfOwner(property, calls: calls, callsAfterItWent: callsAfterItWent))
+            for change in 0..<50 { property.value = round * 1_000 + change }
+            await Task.yield()
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while property.observationCount > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        // Every call either found its owner or found it gone, and none came after the end.
+        #expect(calls.count > 0)
+        #expect(callsAfterItWent.count <= calls.count)
+        #expect(property.observationCount == 0)
+        property.value = -1
+        let settled = calls.count
+        property.value = -2
+        #expect(calls.count == settled)
     }
 }
 

@@ -5,15 +5,19 @@
 /// Keep tokens in the object that owns the observation (an array of tokens in a presenter is
 /// typical); when that object is deallocated its observations end with it.
 ///
-/// **Ending is immediate, from any thread.** Once ``cancel()`` returns, or the last reference to
-/// the token is gone, the handler is not called again, not even for the change being delivered
-/// at that moment. That holds on whatever thread the token ends: the `deinit` of a `@MainActor`
-/// object is not isolated, and runs wherever its last reference goes (a detached task, a task
-/// group's child), so its tokens may end there while the main actor delivers. (A call that had
-/// already begun when another thread ended the token finishes.) The token removes the
-/// observation, handler and all, at once, unless the owner is using the property or channel at
-/// that moment; then the owner removes it before the next handler it calls, or at the end of that
-/// use.
+/// **Ending, from any thread.** On the thread that delivers, once ``cancel()`` returns (or the
+/// last reference to the token is gone) the handler is not called again, not even for the change
+/// being delivered at that moment. From another thread the promise is weaker, as Combine's
+/// `cancel()`'s is: the `deinit` of a `@MainActor` object is not isolated, and runs wherever its
+/// last reference goes (a detached task, a task group's child), so its tokens may end there while
+/// the main actor delivers. Then one call of the handler that the delivering thread had already
+/// decided on (it is running, or about to start) may still run after ``cancel()`` returned; it
+/// is the last, and no call is made for a change that begins after ``cancel()`` returned. So a
+/// handler must not rely on its observer being alive: capture the observer weakly
+/// (`[weak self]`), or observe with a target, which is held weakly; never `unowned`. The token
+/// removes the observation, handler and all, at once, unless the owner is using the property or
+/// channel at that moment; then the owner removes it before the next handler it calls, or at the
+/// end of that use.
 public final class ObservationToken {
     // Two fields and no more: a token is allocated per observation, and with these it fits the
     // allocator's 32-byte size class. A token made with `init(onCancel:)` gets its action
