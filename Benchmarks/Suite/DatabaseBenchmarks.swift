@@ -127,7 +127,7 @@ enum DatabaseBenchmarks {
         Comparison(
             name: "one durable edit in a list of \(counted(count)), SQLite (median of \(edits))",
             measured: measured, reference: floor,
-            referenceName: "(the floor: one small record appended to a file and fsync'd, same folder)",
+            referenceName: "(the floor: 64 bytes appended to a file and fsync'd, same folder)",
             unit: "ms", target: .atMost(2)
         ).print()
         Comparison(
