@@ -187,6 +187,17 @@ struct AttractionListCoreTests {
             .noticeArrived(ListStoreNotice(sequenceNumber: 1, message: "kept theirs")))
         #expect(core.viewState.notice == "kept theirs")
     }
+
+    @Test("a notice is said once: the next change of the list takes it off the screen")
+    func noticeShownOnce() {
+        var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+
+        core.handle(.noticeArrived(ListStoreNotice(sequenceNumber: 1, message: "kept theirs")))
+        core.handle(.savingChanged(.pending))
+        #expect(core.viewState.notice == "kept theirs")
+        core.handle(update(.inserted(louvre, at: 0)))
+        #expect(core.viewState.notice == nil)
+    }
 }
 
 /// Another subscriber edits the store while the store's update is being delivered: the list's

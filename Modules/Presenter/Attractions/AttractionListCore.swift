@@ -81,6 +81,8 @@ public struct AttractionListCore: Equatable, Sendable {
             viewState.undo = Self.undoCommand(label: update.undoLabel)
             viewState.redo = Self.redoCommand(label: update.redoLabel)
             viewState.lastError = nil
+            // A notice is said once: the next change of the list takes it off the screen.
+            viewState.notice = nil
             return Self.apply(update.change, to: &viewState.rows) ? [] : [.reloadFromStore]
         case .savingChanged(let saving):
             viewState.saveProblem = Self.saveProblem(saving)

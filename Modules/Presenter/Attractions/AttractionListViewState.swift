@@ -43,7 +43,8 @@ public struct AttractionListViewState: Equatable, Sendable {
     /// fail (an edit does not clear it, only a successful write does, and a repeated failure says
     /// how many times it failed), or that the last write could not be confirmed on disk.
     public var saveProblem: String?
-    /// The latest conflict resolved while taking in another process's save, if any.
+    /// The latest notice (a conflict resolved while taking in another process's save), until the
+    /// list next changes: said once, not on every later screen.
     public var notice: String?
 
     /// Creates the list's view-state.
