@@ -122,6 +122,16 @@ def main():
                 print(f"FAIL tutorial step {label}: {failure}")
                 sys.exit(1)
             print(f"ok   {label}")
+        # The learner's tests pass at the end of every chapter, and they import only what the
+        # test target depends on: a module merely built beside them (the executable) may be
+        # found by luck of build order and be missing from a clean build.
+        try:
+            check_test_imports(package)
+            swift(package, "test", "--disable-xctest")
+        except StepFailure as failure:
+            print(f"FAIL after {tutorial}, `swift test`: {failure}")
+            sys.exit(1)
+        print(f"ok   after {tutorial}: `swift test` passes")
     try:
         check_finished_app(package, package.parent / "scratch" / "debug" / "PackingList")
     except StepFailure as failure:
@@ -184,6 +194,37 @@ def check_quizzes():
             if flat(answer) and flat(answer) in flat(prose):
                 problems.append(f"{tutorial}: the right answer “{flat(answer)}” is copied from the chapter")
     return problems
+
+
+def check_test_imports(package):
+    """Each module a test file imports is one its test target reaches through the manifest (a
+    target or a product it depends on, directly or through a target of this package), or the
+    toolchain's: a module that is merely built beside the tests (the executable) is found only
+    by luck of build order, and a clean build says `no such module`."""
+    manifest = json.loads(subprocess.run(
+        ["swift", "package", "dump-package", "--package-path", str(package)],
+        capture_output=True, text=True, check=True).stdout)
+    targets = {target["name"]: target for target in manifest["targets"]}
+
+    def reached(name, seen):
+        if name in seen:
+            return seen
+        seen.add(name)
+        for dependency in targets.get(name, {}).get("dependencies", []):
+            for kind in ("byName", "target", "product"):
+                if kind in dependency:
+                    reached(dependency[kind][0], seen)
+        return seen
+
+    for target in targets.values():
+        if target["type"] != "test":
+            continue
+        allowed = reached(target["name"], set()) | {"Testing", "XCTest", "Foundation"}
+        for source in sorted((package / "Tests" / target["name"]).rglob("*.swift")):
+            for module in re.findall(r"^\s*(?:@testable\s+)?import\s+(\w+)", source.read_text(), re.M):
+                if module not in allowed:
+                    raise StepFailure(f"{source.relative_to(package)} imports {module}, which "
+                                      f"{target['name']} does not depend on")
 
 
 def check_step(package, name, code):

@@ -37,26 +37,14 @@ public enum ItemProblem: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What a generic list store needs to know about an item.
-extension Item: ListElement {
-    /// Each editable field, once: the store, the merge, the file and the editor go over this.
-    public static let fields: [ElementField<Item>] = [
-        ElementField("name", \.name, rule: { $0.isEmpty ? [.emptyName] : [] }),
-        ElementField(
-            "isPacked", \.isPacked,
-            parse: { Bool($0).map { .success($0) } ?? .failure(.notYesOrNo($0)) }),
-        ElementField(
-            "quantity", \.quantity,
-            parse: { Int($0).map { .success($0) } ?? .failure(.notANumber($0)) },
-            rule: { $0 < 1 ? [.tooFew($0)] : [] }),
-    ]
-
+/// What a list store will need to know about an item.
+extension Item {
     /// An item with no name yet, with `id`.
     public init(blankWithID id: UUID) { self.init(id: id, name: "") }
     /// What one item is called in a sentence.
     public static var noun: String { "item" }
     /// The name, as labels show it.
     public var title: String { name }
-    /// Every rule the fields break.
-    public var problems: [ItemProblem] { fieldProblems }
+    /// Every rule the item breaks.
+    public var problems: [ItemProblem] { name.isEmpty ? [.emptyName] : [] }
 }
