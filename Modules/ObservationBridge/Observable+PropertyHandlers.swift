@@ -30,8 +30,8 @@ extension Observable where Self: AnyObject & Sendable {
     /// included (Apple's `Observations` reads when a change is announced, and hears nothing when
     /// it is stored); the main actor then waits for a writer that holds it, and code told of a
     /// change on the writer's thread must not wait for the main actor. For an object that stores a change after announcing it, outside its lock, the
-    /// follower looks again for about a quarter of a second after each notice; a change stored
-    /// later than that waits for the next one. (An object whose storage has no lock cannot be
+    /// follower looks again after each notice, after pauses that double, until it lands: a change
+    /// held up for however long arrives within about twice that time. (An object whose storage has no lock cannot be
     /// changed off the main actor at all: that is a data race.) The
     /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
@@ -72,8 +72,10 @@ extension Observable where Self: AnyObject & Sendable {
 /// value, and no further notice comes when the change lands. An object that holds its storage's
 /// lock from the announcement to the store makes that read wait for the change, which is the
 /// contract `observe` states. For one that does not, the follower looks again after every notice,
-/// after growing pauses, for about a quarter of a second after the last value it saw change, and
-/// delivers what landed. (Tracking after the change, didSet, is not public in this toolchain.)
+/// after pauses that double (1 ms, 2 ms, 4 ms… with no last one), until the value changes, the
+/// next notice comes or the observation ends, and delivers what landed: a change however long its
+/// setter was held up arrives within about twice that time, and the looks after a notice are a
+/// few dozen a day. (Tracking after the change, didSet, is not public in this toolchain.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum PropertyFollower {
     /// Starts a main-actor task that reads the property's values and hands each change to
@@ -92,20 +94,20 @@ enum PropertyFollower {
         // capture list here crashed the 6.3 compiler in a standalone build, or the program at
         // run time inside this package.)
         weak let weakObject = object
-        /// The property's value once it differs from `previous`, looked at again after growing
-        /// pauses (a quarter of a second in all); `nil` if it never does, or the observation or
-        /// the look ended.
+        /// The property's value once it differs from `previous`, looked at again after pauses
+        /// that double; `nil` if the observation or the look ended first.
         @MainActor func valueLanding(after previous: Value, _ isCancelled: CancellationFlag) async
             -> Value?
         {
-            for pause in [1, 2, 4, 8, 16, 32, 64, 128] {
+            var pause = Duration.milliseconds(1)
+            while true {
                 // Cancelled when a newer notice starts the looking over.
-                do { try await Task.sleep(for: .milliseconds(pause)) } catch { return nil }
+                do { try await Task.sleep(for: pause) } catch { return nil }
                 guard !isCancelled.isSet, let object = weakObject else { return nil }
                 let current = object[keyPath: keyPath]
                 if current != previous { return current }
+                pause = min(pause * 2, .seconds(3_600))
             }
-            return nil
         }
         let values = Observations<Value, Never>.untilFinished {
             guard let object = weakObject else { return .finish }
@@ -126,6 +128,8 @@ enum PropertyFollower {
                     newValue: options.contains(.new) ? newValue : nil))
         }
         let following = Task { @MainActor in
+            // Its looks end with it: a look sleeping between pauses holds the handler.
+            defer { delivered.lookingAgain?.cancel() }
             for await value in values {
                 guard !isCancelled.isSet else { return }
                 deliver(value)

@@ -164,6 +164,47 @@ struct OffMainActorChangeTests {
         }
     }
 
+    @Test(
+        "an object that stores a change seconds after announcing it, unlocked, still ends on that change"
+    )
+    func changeHeldUpForSeconds() async {
+        // The value 2 is announced, then stored 3 s later outside the lock (a writer thread held
+        // up on two loaded cores, or under a sanitizer): the notice's read sees 1.
+        let counter = SharedCounter(wholeChanges: false, holding: 2, forMicroseconds: 3_000_000)
+        let log = Log<Int>()
+        let token = counter.observe(\.value, options: [.new]) { log.changes.append($0) }
+        await onThreadOfItsOwn {
+            counter.value = 1
+            counter.value = 2
+        }
+        await waitUntil(log, endsOn: 2)
+        #expect(log.changes.last?.newValue == 2, "\(log.changes)")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("ending the observation lets its handler go at once, though it was looking again")
+    func handlerLetGoAtTheEnd() async {
+        final class Held: Sendable {}
+        let counter = SharedCounter()
+        weak var weakHeld: Held?
+        var token: ObservationToken?
+        do {
+            let held = Held()
+            weakHeld = held
+            token = counter.observe(\.value, options: [.new]) { _ in _ = held }
+        }
+        await onThreadOfItsOwn { counter.value = 1 }
+        // By now the follower looks again after a pause of a second (due at about 2 s).
+        try? await Task.sleep(for: .milliseconds(1_200))
+        token?.cancel()
+        token = nil
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while weakHeld != nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(weakHeld == nil)
+    }
+
     @Test("a token released on another thread ends the observation")
     func tokenReleasedOnAnotherThread() async {
         let counter = SharedCounter()
