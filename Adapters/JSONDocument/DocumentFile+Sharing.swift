@@ -31,6 +31,13 @@ extension DocumentFile {
     /// file touched, or saved again with the same bytes, is ``FileCheck/unchanged(_:reread:)`` with the
     /// new identity, so the next check is cheap again.
     ///
+    /// The limit of that promise: another program that writes the file in place with the same
+    /// number of bytes, within one tick of the file system's timestamps after this program's
+    /// last save or check, and so leaves every part of the identity as it was, is not seen
+    /// until the file next changes. The tick is the kernel's coarse clock on Linux (a few
+    /// milliseconds), one or two seconds on FAT and some network file systems. Such a program
+    /// bypasses the document's lock, which every save of this package takes.
+    ///
     /// - Throws: ``/MVCStore/PersistenceError`` if the changed file cannot be read or decoded.
     @concurrent
     public func check(against snapshot: DocumentSnapshot<Document>)
