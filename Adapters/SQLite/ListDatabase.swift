@@ -86,9 +86,11 @@ actor ListDatabase<Element: SQLiteListElement> {
         // Read-only: nothing migrated, the list shown, and each edit told why it is not saved.
         if immutable || connection.isReadOnly {
             readOnlyReason =
-                immutable || isOnReadOnlyDisk
+                isOnReadOnlyDisk
                 ? "it is on a read-only file system"
-                : "SQLite opened it for reading only: this user may not write it"
+                : isInUnwritableFolder
+                    ? "this user may not write its folder \(folder), where SQLite keeps its log"
+                    : "SQLite opened it for reading only: this user may not write it"
         } else {
             try sqliteCall {
                 try DatabaseSchema.migrate(
@@ -179,7 +181,9 @@ actor ListDatabase<Element: SQLiteListElement> {
             _ = try connection.integer("PRAGMA user_version")
             return (connection, false)
         } catch {
-            guard error.isReadOnly, readOnly || isOnReadOnlyDisk else { throw error }
+            guard error.isReadOnly, readOnly || isOnReadOnlyDisk || isInUnwritableFolder else {
+                throw error
+            }
             if let log = FileIdentity(path: path + "-wal"), log.size > 0 {
                 throw PersistenceError.unreadable(
                     path: path,
@@ -195,6 +199,11 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Whether the file is on a file system mounted read-only.
     private var isOnReadOnlyDisk: Bool { access(path, W_OK) != 0 && errno == EROFS }
+    /// The folder that holds the file, where SQLite makes the log's files.
+    private var folder: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
+    /// Whether this user may not write that folder: SQLite can then read the file only as one
+    /// nothing changes (`immutable`), and the list is shown, each edit told why it is not saved.
+    private var isInUnwritableFolder: Bool { access(folder, W_OK) != 0 }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
         guard let connection else {
