@@ -27,7 +27,9 @@ public import Testing
 /// test that never calls it) is left to the store's release.
 ///
 /// Failures are reported as Swift Testing issues at the step's source location; one found when
-/// the store is released, at the last step (or where the store was made).
+/// the store is released, at the last step (or where the store was made). Release a store in the
+/// test that made it: one a detached task or a global keeps past that test reports against the
+/// run, naming the test, and one kept past the whole run cannot report at all.
 @MainActor
 public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// The presenter under test.
@@ -41,6 +43,8 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// Where the last step was written (at first, where the store was made): a failure found
     /// when the store is released is reported there.
     private var lastStep: SourceLocation
+    /// The test that made the store, to name when the store outlives it.
+    private let madeIn: (id: Test.ID, name: String)?
 
     /// Starts recording `presenter`'s view-states.
     ///
@@ -64,6 +68,7 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         self.isBusy = isBusy
         self.patience = patience
         self.lastStep = sourceLocation
+        self.madeIn = Test.current.map { ($0.id, $0.displayName ?? $0.name) }
         self.token = presenter.observeViewState { [weak self] state in
             self?.received.append(state)
         }
@@ -71,13 +76,23 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
 
     // Not `isolated deinit`: the 6.3 compiler crashes lowering an isolated deinit of this generic
     // class in a coverage build. What it reads is Sendable, so a plain deinit may read it.
+    //
+    // Released outside the test that made it (kept by a detached task or a global past the test's
+    // end), the store cannot report to that test: Swift Testing then counts the issue against the
+    // run, not a test, and the message names the test that made the store. Released after the
+    // whole run has ended, it is not reported at all: release a store in its test.
     deinit {
         guard let first = received.first else { return }
+        let outlived =
+            madeIn.map { made in
+                Test.current?.id == made.id
+                    ? "" : "this store outlived the test that made it, “\(made.name)”: "
+            } ?? ""
         Issue.record(
             Comment(
                 rawValue:
-                    "\(received.count) state(s) were published after the last step and never "
-                    + "asserted; the first differs from the last asserted one by:\n"
+                    outlived + "\(received.count) state(s) were published after the last step "
+                    + "and never asserted; the first differs from the last asserted one by:\n"
                     + Self.diff(from: state, to: first)),
             sourceLocation: lastStep)
     }

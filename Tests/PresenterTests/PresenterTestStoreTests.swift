@@ -154,6 +154,24 @@ struct PresenterTestStoreEndingTests {
         }
     }
 
+    @Test("a store kept by a task and released on it still reports to the test that made it")
+    func releasedOnATask() async {
+        let presenter = TwoStepPresenter()
+        await withKnownIssue {
+            var store: PresenterTestStore? = PresenterTestStore(presenter)
+            store?.send { $0.stepOnceTapped() }
+            let keeper = Task { [store] in
+                await Task.yield()
+                withExtendedLifetime(store) {}
+            }
+            store = nil
+            await keeper.value
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("never asserted") && !text.contains("outlived")
+        }
+    }
+
     @Test("a failure found when the store is released is reported at the last step")
     func releaseFailureAtLastStep() async {
         let presenter = TwoStepPresenter()
