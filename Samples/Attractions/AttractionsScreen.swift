@@ -139,6 +139,7 @@ final class AttractionsScreen {
             )
         }
         lines.append("  [\(text(for: state.undo))]  [\(text(for: state.redo))]")
+        if state.isSavePending { lines.append("  (not saved yet)") }
         if let problem = state.saveProblem {
             lines.append("  ! \(problem.terminalSafe)")
         }

@@ -24,7 +24,8 @@ let usage = """
     one command per line (the rest of a line is the command's text, no quoting needed), the screen
     printed after each command that changed it, errors on standard error starting with 'error:',
     and exit status 1 if any command failed. Changes are saved a moment after they are made, and
-    when the program ends.
+    when the program ends; on a terminal the list says '(not saved yet)' until they are, and in a
+    script each command's changes are saved before its screen is printed.
 
     The file's extension picks how the list is kept: '.sqlite' (or '.sqlite3', '.db') keeps it in
     an SQLite database, a row per attraction, each edit written at once, which suits a long list;
@@ -104,7 +105,7 @@ let list = AttractionListPresenter(store: store, tracer: tracer)
 let screen = AttractionsScreen(list: list, console: console, tracer: tracer)
 let session = AttractionsSession(
     list: list, screen: screen, console: console, tracer: tracer,
-    settle: { if opened.format == .database { _ = await opened.flush() } })
+    settle: { _ = await opened.flush() })
 
 /// The greeting on a terminal (a function, so the text is not kept alive by the async main).
 func greet(_ console: Console, store: URL) {

@@ -188,6 +188,19 @@ struct AttractionListCoreTests {
         #expect(core.viewState.notice == "kept theirs")
     }
 
+    @Test("an edit not yet saved is marked pending until saving says saved, or why not")
+    func pendingMark() {
+        var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+
+        #expect(!core.viewState.isSavePending)
+        core.handle(.savingChanged(.pending))
+        #expect(core.viewState.isSavePending)
+        core.handle(.savingChanged(.failed(message: "disk full", attempts: 1)))
+        #expect(!core.viewState.isSavePending, "the problem says it instead")
+        core.handle(.savingChanged(.saved))
+        #expect(!core.viewState.isSavePending)
+    }
+
     @Test("a notice is said once: the next change of the list takes it off the screen")
     func noticeShownOnce() {
         var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)

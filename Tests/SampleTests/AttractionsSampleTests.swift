@@ -207,12 +207,16 @@ struct AttractionsSampleTests {
                 "  trace: presenter → delegate: saveAttraction(“Louvre”)",
                 "  trace: delegate → store: mergeEdit(of: “Louvre”, result: “Louvre”)",
                 "  trace: store → persistence: listChanged(1 attraction)",
+                // Saving is pending: the list marks it.
+                "  trace: presenter → view: list view state changed",
                 "  trace: store → observation: “Louvre” updated at 0",
                 "  trace: observation → presenter: send(.storeChanged(“Louvre” updated at 0))",
                 "  trace: presenter → view: list view state changed",
                 "  trace: presenter → view: editor view state changed",
                 "  trace: persistence → disk: write \(folder.store)",
                 "  trace: disk → persistence: written",
+                // Saved: the mark goes, before the screen is drawn.
+                "  trace: presenter → view: list view state changed",
             ]
         )
     }

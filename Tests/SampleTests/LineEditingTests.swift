@@ -185,6 +185,33 @@ struct TerminalSessionTests {
         #expect(sample.isInLineMode, "the terminal was not restored")
     }
 
+    @Test(
+        "on a terminal, an edit not yet in the file is marked until the save, then drawn unmarked")
+    func pendingMark() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "tty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try TerminalSample(
+            "attractions", ["--store", folder.appending(path: "a.json").path])
+        #expect(await sample.waitFor("> "))
+
+        await sample.type("add Louvre" + Keys.enter)
+
+        // Drawn at once, marked; drawn again, unmarked, once the document's save is written.
+        #expect(await sample.waitFor("(not saved yet)"), "\(sample.screen)")
+        let lastScreenIsMarked = {
+            sample.screen.components(separatedBy: "1. Louvre").last?.contains("not saved") ?? true
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while lastScreenIsMarked(), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!lastScreenIsMarked(), "\(sample.screen)")
+        await sample.type("quit" + Keys.enter)
+        #expect(await sample.waitForExit() == 0)
+    }
+
     @Test("the terminal is restored after Control-D, and after each signal the samples handle")
     func terminalRestoredOnEveryExit() async throws {
         let endOfInput = try TerminalSample("switches")

@@ -68,6 +68,7 @@ public struct AttractionListCore: Equatable, Sendable {
             redo: Self.redoCommand(label: redoLabel),
             saveProblem: Self.saveProblem(saving)
         )
+        viewState.isSavePending = saving == .pending
     }
 
     /// Applies `event` to the view-state, in place, and returns the effects to run.
@@ -86,6 +87,7 @@ public struct AttractionListCore: Equatable, Sendable {
             return Self.apply(update.change, to: &viewState.rows) ? [] : [.reloadFromStore]
         case .savingChanged(let saving):
             viewState.saveProblem = Self.saveProblem(saving)
+            viewState.isSavePending = saving == .pending
             return []
         case .noticeArrived(let notice):
             viewState.notice = notice.message

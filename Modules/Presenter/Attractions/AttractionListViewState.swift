@@ -46,6 +46,9 @@ public struct AttractionListViewState: Equatable, Sendable {
     /// The latest notice (a conflict resolved while taking in another process's save), until the
     /// list next changes: said once, not on every later screen.
     public var notice: String?
+    /// Whether an edit shown is not yet in the file (the document's autosave delay, a database's
+    /// write under way): a screen marks it, as a document window's "Edited" does, until saved.
+    public var isSavePending = false
 
     /// Creates the list's view-state.
     public init(
