@@ -7,16 +7,16 @@ struct StoredRows: Sendable {
     var ids: [String] = []
     /// Each row's field texts, `Element.fields.count` per row; `nil` keeps the field's default.
     var texts: [String?] = []
-    /// The rows (from 0) whose id is not stored as text or whose rank is not an integer, and
-    /// why: another program's, which no write here could find (`WHERE id = ?` never matches a
-    /// blob) or place.
+    /// The rows (from 0) whose id is not stored as text or whose rank is not an integer, and why:
+    /// no write here could find (`WHERE id = ?` never matches a blob) or place them.
     var mistyped: [Int: String] = [:]
 
-    /// Every row's text, in list order, from a table with these `columns`.
+    /// Every row's text, in list order.
     static func read<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, for _: Element.Type, columns existing: Set<String>
+        _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> StoredRows {
         let fields = Element.fields
+        let existing = try DatabaseSchema.elementColumns(connection)
         // A described field without a column yet (a database made before it) reads as NULL.
         let columns = fields.map {
             existing.contains($0.name) ? DatabaseSchema.quoted($0.name) : "NULL"
@@ -41,18 +41,17 @@ struct StoredRows: Sendable {
 
 /// Decodes stored rows into elements, checking each against the model's rules.
 enum RowDecoder<Element: SQLiteListElement> {
-    /// The elements the rows hold, decoded on every core without leaving the calling thread (so
-    /// the database's actor takes no other call meanwhile), and the rows (from 1) that could not
-    /// be read or break a rule.
-    static func decode(_ rows: StoredRows) -> (
-        elements: [Element], problems: [(row: Int, reason: String)]
-    ) {
+    /// A row (from 1) that could not be read or breaks a rule, and why.
+    typealias Problem = (row: Int, reason: String)
+
+    /// The elements the rows hold, decoded on every core while the calling thread (the database's
+    /// actor) waits, and the rows that could not be read or break a rule.
+    static func decode(_ rows: StoredRows) -> (elements: [Element], problems: [Problem]) {
         let count = rows.ids.count
         let chunks = max(1, min(64, count / 20_000))
-        var parts = Array(repeating: ([Element](), [(row: Int, reason: String)]()), count: chunks)
+        var parts = Array(repeating: ([Element](), [Problem]()), count: chunks)
         parts.withUnsafeMutableBufferPointer { buffer in
-            // Safe: each chunk's slot is written by the one thread `concurrentPerform` gives that
-            // chunk, and read once every thread has finished.
+            // Safe: each slot is written by one thread, and read once all have finished.
             nonisolated(unsafe) let slots = buffer
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 slots[chunk] = decoded(
@@ -61,7 +60,7 @@ enum RowDecoder<Element: SQLiteListElement> {
         }
         var elements: [Element] = []
         elements.reserveCapacity(count)
-        var problems: [(row: Int, reason: String)] = []
+        var problems: [Problem] = []
         for part in parts {
             elements += part.0
             problems += part.1
@@ -69,13 +68,11 @@ enum RowDecoder<Element: SQLiteListElement> {
         return (elements, problems)
     }
 
-    private static func decoded(_ rows: StoredRows, _ range: Range<Int>) -> (
-        [Element], [(row: Int, reason: String)]
-    ) {
+    private static func decoded(_ rows: StoredRows, _ range: Range<Int>) -> ([Element], [Problem]) {
         let fields = ContiguousArray(Element.fields)
         var elements: [Element] = []
         elements.reserveCapacity(range.count)
-        var problems: [(row: Int, reason: String)] = []
+        var problems: [Problem] = []
         var problem: String?
         for row in range {
             if !rows.mistyped.isEmpty, let mistyped = rows.mistyped[row] {
@@ -92,13 +89,9 @@ enum RowDecoder<Element: SQLiteListElement> {
         return (elements, problems)
     }
 
-    /// The element a row's id and field texts describe (a `nil` text keeps the field's default).
-    ///
-    /// - Parameters:
-    ///   - texts: Every row's field texts; this row's are the `fields.count` from `start` (not a
-    ///     slice: this runs a million times, and a slice costs a retain each time).
-    ///   - problem: Set to why the row is not an element, when it is not.
-    static func element(
+    /// The element a row's id and its `fields.count` texts from `start` describe, or `nil` with
+    /// `problem` set (`texts` is not sliced: a slice costs a retain per row).
+    private static func element(
         key: String, texts: [String?], from start: Int,
         fields: ContiguousArray<ElementField<Element>>, problem: inout String?
     ) -> Element? {

@@ -3,15 +3,10 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// What the database holds, and how opening checks it. The schema (version 2, in
-/// `PRAGMA user_version`):
-/// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order. Ranks
-///   leave gaps (2³² apart), so an insert or a move writes one row, halfway between its
-///   neighbours; only when a gap is used up are all rows renumbered.
-/// - `meta(key, value)`: `kind`, the element's plural noun, so a database of another list is
-///   refused.
-///
-/// Version 1 also kept a log of changes, which version 2 drops.
+/// What the database holds, and how opening checks it. Version 2 (`PRAGMA user_version`):
+/// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order, ranks
+///   `rankGap` apart, so an insert or a move writes one row.
+/// - `meta(key, value)`: `kind`, the element's plural noun.
 enum DatabaseSchema {
     /// The schema version this code reads and writes.
     static var version: Int64 { 2 }
@@ -23,18 +18,21 @@ enum DatabaseSchema {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Refuses a database this code must not write to: a newer schema, another program's tables,
-    /// a list of something else, or an elements table a write would fail on.
-    ///
-    /// - Returns: The schema version found (0 for a new, empty database).
+    /// The names of the elements table's columns (none if there is no such table).
+    static func elementColumns(_ connection: SQLiteConnection) throws(SQLiteError) -> Set<String> {
+        Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
+    }
+
+    /// The schema version found (0 for a new, empty database), refusing a database this code must
+    /// not write to (another program's, of other things, or one a write would fail on).
     static func check<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type, path: String
     ) throws -> Int64 {
         let refuse = { (problem: String) in PersistenceError.corrupt(path: path, reason: problem) }
         let version = try storedVersion(connection, path: path)
+        let tables = try connection.strings(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         if version == 0 {
-            let tables = try connection.strings(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             guard tables.isEmpty else {
                 throw refuse(
                     "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"
@@ -42,7 +40,6 @@ enum DatabaseSchema {
             }
             return 0
         }
-        let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
         guard tables.contains("meta") else { throw refuse("its table meta is missing") }
         let kind = try connection.strings("SELECT value FROM meta WHERE key = 'kind'").first
         guard kind == Element.pluralNoun else {
@@ -50,7 +47,7 @@ enum DatabaseSchema {
                 "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
         }
         let list = "it is a list of \(Element.pluralNoun), but its table elements"
-        let columns = try connection.strings("SELECT name FROM pragma_table_info('elements')")
+        let columns = try elementColumns(connection)
         if columns.isEmpty { throw refuse("\(list) is missing") }
         if let missing = ["id", "rank"].first(where: { !columns.contains($0) }) {
             throw refuse("\(list) has no column \(missing)")
@@ -73,8 +70,7 @@ enum DatabaseSchema {
         .corrupt(path: path, reason: "it is no longer a database this program made")
     }
 
-    /// The schema version the file holds (`PRAGMA user_version`), refusing a newer one than this
-    /// code reads and writes.
+    /// The file's `PRAGMA user_version`, refusing one newer than this code reads and writes.
     static func storedVersion(_ connection: SQLiteConnection, path: String) throws -> Int64 {
         let version = try connection.integer("PRAGMA user_version") ?? 0
         if version > Self.version {
@@ -85,31 +81,24 @@ enum DatabaseSchema {
     }
 
     /// Brings a checked database from `version` to the current one, and gives every described
-    /// field a column.
-    ///
-    /// Takes the write lock only if there is something to do, and reads the version again inside
-    /// it: of several processes opening a new file, one makes it.
+    /// field a column; the write lock is taken only if there is something to do, and the version
+    /// read again inside it (of several processes opening a new file, one makes it).
     static func migrate<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, from version: Int64, for _: Element.Type,
         busyWait: Duration, path: String
     ) throws {
-        switch Result(catching: { () throws(SQLiteError) in
+        do throws(SQLiteError) {
             try useWriteAheadLog(connection, busyWait: busyWait)
-        }) {
-        case .success: break
-        case .failure(let error) where error.isBusy:
+        } catch {
+            guard error.isBusy else { throw error }
             throw PersistenceError.unwritable(
                 path: path,
                 reason:
                     "it is in SQLite's rollback-journal mode, which this program turns into WAL mode when it opens a file, and another program kept a transaction open on it for longer than \(busyWait) (the switch needs none open); nothing was changed"
             )
-        case .failure(let error): throw error
         }
         try connection.execute("PRAGMA synchronous = FULL")
-        let columns = {
-            Set(try connection.strings("SELECT name FROM pragma_table_info('elements')"))
-        }
-        let existing = try columns()
+        let existing = try elementColumns(connection)
         if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }) {
             return
         }
@@ -127,7 +116,7 @@ enum DatabaseSchema {
             }
             if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
             // Later versions add their steps here, each `if found < N`.
-            let existing = try columns()
+            let existing = try elementColumns(connection)
             for field in Element.fields where !existing.contains(field.name) {
                 try connection.execute(
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
@@ -136,12 +125,8 @@ enum DatabaseSchema {
         }
     }
 
-    /// Puts the database in WAL mode, where readers never wait for a writer and a commit is one
-    /// append to the log; a no-op once the file is in it.
-    ///
-    /// Turning WAL on takes the write lock while holding a read lock, so SQLite fails at once
-    /// with `SQLITE_BUSY` instead of waiting (which could deadlock): this waits as the busy
-    /// handler would.
+    /// Puts the database in WAL mode (a no-op once it is), waiting out `SQLITE_BUSY` as the busy
+    /// handler would: SQLite fails the switch at once instead of waiting, which could deadlock.
     private static func useWriteAheadLog(_ connection: SQLiteConnection, busyWait: Duration)
         throws(SQLiteError)
     {

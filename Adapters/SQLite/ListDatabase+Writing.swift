@@ -4,10 +4,8 @@ import MVCStore
 
 /// Writing: one edit a transaction, and whole new databases.
 extension ListDatabase {
-    /// Writes one edit in a transaction of its own, durably.
-    ///
-    /// - Returns: What to tell of fields another program had changed meanwhile, whose version
-    ///   was kept.
+    /// Writes one edit in a transaction of its own, durably; returns what to tell of another
+    /// program's edits it kept.
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> [String] {
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
@@ -31,17 +29,15 @@ extension ListDatabase {
     /// Writes `elements` as a new database at `url`, never over a file already there: a write
     /// that fails part-way leaves nothing at `url`.
     static func create(_ elements: [Element], at given: URL) async throws(PersistenceError) {
-        // Through a link to a file not made yet, as SQLite (and the JSON document) would.
         let url = followingLinks(given)
         // Made empty first, and only if nothing is there: SQLite then opens it as a new database.
         let failure = makeNewFile(at: url.path)
         guard failure == 0 else {
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            let isFolder = fileStatus(url.path).map { $0.st_mode & S_IFMT == S_IFDIR } == true
             let reason =
                 failure != EEXIST
                 ? String(cString: strerror(failure))
-                : isFolder.boolValue
+                : isFolder
                     ? "a folder is already there" : "a file is already there; it was left as it is"
             throw .unwritable(path: url.path, reason: reason)
         }
@@ -71,7 +67,7 @@ extension ListDatabase {
         }
     }
 
-    /// Writes the edit; returns what to tell of fields another program changed meanwhile.
+    /// Writes the edit; returns what to tell of another program's edits it kept.
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
         -> [String]
     {
@@ -82,8 +78,7 @@ extension ListDatabase {
                 in: connection)
             try insert(element, in: connection, rank: rank)
         case .removed(let element, _):
-            // Edited by another program since this one read it: kept, as the JSON document's
-            // merge keeps it.
+            // Edited by another program since this one read it: kept, as the JSON merge keeps it.
             let stored = try storedTexts(of: element.id, in: connection)
             if let stored, stored != Element.fields.map({ $0.text(in: element) }) {
                 return [MergeNotice.deletedHereEditedThere(element.title)]
@@ -104,9 +99,7 @@ extension ListDatabase {
 
     /// Writes the fields the edit changed, as the JSON document's merge would: another
     /// program's edit of another field stands; a field it changed since this program read it
-    /// keeps its version (told); a row it deleted is written again whole, since the edit keeps it.
-    /// (A rule across two fields that two programs' edits break together is found by the next
-    /// read, which skips the row and says so.)
+    /// keeps its version (told); a row it deleted is written again whole.
     private func replace(
         _ old: Element, with new: Element, placing write: RowWrite<Element>,
         in connection: SQLiteConnection
@@ -188,8 +181,7 @@ extension ListDatabase {
     ) throws -> Int64? {
         let key = SQLiteValue.text(id.description)
         let rankOf = "SELECT rank FROM elements WHERE id = ?"
-        if let predecessor,
-            let low = try connection.integer(rankOf, .text(predecessor.description))
+        if let predecessor, let low = try connection.integer(rankOf, .text(predecessor.description))
         {
             let high = try connection.integer(
                 "SELECT rank FROM elements WHERE rank >= ? AND id NOT IN (?, ?) ORDER BY rank LIMIT 1",
@@ -225,9 +217,8 @@ extension ListDatabase {
         }
     }
 
-    /// Gives every row a fresh rank, `rankGap` apart, in list order: O(*n*), and rare (after
-    /// about 32 inserts in a row at one spot).
-    func renumber(_ connection: SQLiteConnection) throws {
+    /// Gives every row a fresh rank, `rankGap` apart, in list order (rare: O(*n*)).
+    private func renumber(_ connection: SQLiteConnection) throws {
         let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, rowid")
         let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap
         for (position, id) in ids.enumerated() {
@@ -238,9 +229,8 @@ extension ListDatabase {
     }
 }
 
-/// Makes an empty file at `path` if nothing is there: 0, or the error number.
-///
-/// A free function: inside `ListDatabase`, `open` and `close` name its own methods.
+/// Makes an empty file at `path` if nothing is there: 0, or the error number. (A free function:
+/// inside `ListDatabase`, `open` and `close` name its own methods.)
 private func makeNewFile(at path: String) -> Int32 {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return errno }

@@ -5,10 +5,9 @@ import MVCStore
 /// An element a list store can keep in an SQLite database: one row per element, one column per
 /// described field, the id as the row's key.
 ///
-/// The columns come from ``/MVCModel/ListElement/fields``: a field added to the description
-/// gets its column the next time a database is opened (existing rows read it as the field's
-/// default), so the field is still described once. Each field is stored as the text an editor
-/// shows (its `description`) and read back with its parse.
+/// The columns come from ``/MVCModel/ListElement/fields``: a field added there gets its column
+/// the next time a database is opened. Each field is stored as the text an editor shows, and
+/// read back with its parse.
 public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertible {}
 
 /// One edit on its way to the database, with the element's neighbours in this process's list
@@ -21,20 +20,18 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
 
 /// A list kept in an SQLite database, one row per element (see `DatabaseSchema`).
 ///
-/// Nothing here opens a descriptor of the database's files but SQLite: closing any descriptor
-/// of a file drops every POSIX lock the process holds on it, SQLite's among them.
-///
-/// An actor on a queue of its own (`QueueExecutor`): a call blocked on `fsync` or on another
-/// process's lock never holds the main actor or the cooperative pool. No method suspends, so no
-/// call is taken in the middle of another.
+/// Nothing here opens the database's files but SQLite (closing any descriptor of a file drops
+/// SQLite's POSIX locks on it). An actor on a queue of its own (`QueueExecutor`) whose methods
+/// never suspend, so no call is taken in the middle of another.
 actor ListDatabase<Element: SQLiteListElement> {
     nonisolated let url: URL
     /// The file's path, links resolved, as errors show it.
     nonisolated let path: String
     /// How long an edit waits for another process's lock before it fails.
     nonisolated let busyWait: Duration
-    /// How long a write waits for another process's lock now (closing waits longer).
+    /// How long a write waits for another process's lock now, and until when (set at closing).
     private(set) var lockWait: Duration
+    private(set) var waitingUntil: ContinuousClock.Instant?
     private let executor: QueueExecutor
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
@@ -49,9 +46,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             "INSERT OR REPLACE INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
     }()
 
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Describes the database at `url`; nothing is opened yet.
     init(url: URL, busyWait: Duration = .seconds(5)) {
@@ -64,18 +59,14 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     // MARK: Opening and closing
 
-    /// Opens the database, creating it if there is no file, and reads the whole list.
-    ///
-    /// A file that is not a database of this kind, or has a row that breaks the model's rules, is
-    /// refused before anything is written to it. The write lock is taken only to migrate.
+    /// Opens the database (creating it if there is no file) and reads the whole list.
     func open() throws(PersistenceError) -> EditableList<Element> {
-        let file = FileIdentity(path: path)
-        if let file, !file.isFile {
+        if let type = fileStatus(path).map({ $0.st_mode & S_IFMT }), type != S_IFREG {
             throw .unreadable(
                 path: path,
-                reason: file.isFolder
+                reason: type == S_IFDIR
                     ? "it is a folder"
-                    : file.isLink
+                    : type == S_IFLNK
                         ? "its links lead round in a loop, or through more than 100 links"
                         : "it is not a file but a device, a pipe or a socket")
         }
@@ -103,8 +94,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         return EditableList(read.elements)
     }
 
-    /// The list in the file, read without writing anything (a read-only file, or one of an older
-    /// schema version, included).
+    /// The list in the file, read without writing anything.
     func readOnly() throws(PersistenceError) -> [Element] {
         let connection = try sqliteCall { try connect(readOnly: true) }.0
         return try read(connection, refusingBrokenRows: true).elements
@@ -119,12 +109,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             try connection.reading { () throws -> (Int64, StoredRows) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
                 guard version > 0 else { return (version, StoredRows()) }
-                let columns = try connection.strings(
-                    "SELECT name FROM pragma_table_info('elements')")
-                return (
-                    version,
-                    try StoredRows.read(connection, for: Element.self, columns: Set(columns))
-                )
+                return (version, try StoredRows.read(connection, for: Element.self))
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
@@ -135,30 +120,43 @@ actor ListDatabase<Element: SQLiteListElement> {
     }
 
     /// Lets go of the connection.
-    func close() {
-        connection = nil
-    }
+    func close() { connection = nil }
 
-    /// Lets every write from now on wait for other processes' locks until `deadline` (closing's
-    /// `wait`, counted from when closing began).
+    /// Lets every write from now on wait for other processes' locks until `deadline`.
     func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
         lockWait = wait
         waitingUntil = deadline
     }
 
-    private(set) var waitingUntil: ContinuousClock.Instant?
+    // MARK: Other programs' commits
+
+    /// The whole list, if another connection committed since the last look (`PRAGMA
+    /// data_version` changed; `nil` if not), with the rows that break a rule.
+    func look() -> Result<(elements: [Element], problems: [String])?, PersistenceError> {
+        Result { () throws(PersistenceError) in
+            let connection = try connected()
+            let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
+            guard version != seenDataVersion else { return nil }
+            let read = try read(connection, refusingBrokenRows: false)
+            // Unmade by another program (version cleared, a column gone): told, not taken in.
+            let columns = try sqliteCall { try DatabaseSchema.elementColumns(connection) }
+            guard read.version == DatabaseSchema.version,
+                Element.fields.allSatisfy({ columns.contains($0.name) })
+            else { throw DatabaseSchema.notMine(path) }
+            // Only once read: a look that failed is tried again at the next poll.
+            seenDataVersion = version
+            return (read.elements, read.problems)
+        }
+    }
 
     // MARK: Helpers
 
     /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included.
-    ///
-    /// Its identity is the one to compare, and SQLite names its companions after it.
     static func followingLinks(_ url: URL) -> URL {
         var (folder, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
         // As many links as SQLite follows.
         for _ in 0..<100 {
-            // The folder as the system resolves it: `..` after a link leads out of the link's
-            // target, as it does for SQLite and every other program.
+            // The folder as the system resolves it: `..` after a link leads out of its target.
             if let resolved = realpath(folder, nil) {
                 folder = String(cString: resolved)
                 free(resolved)
@@ -184,7 +182,7 @@ actor ListDatabase<Element: SQLiteListElement> {
             guard error.isReadOnly, readOnly || isOnReadOnlyDisk || isInUnwritableFolder else {
                 throw error
             }
-            if let log = FileIdentity(path: path + "-wal"), log.size > 0 {
+            if let log = fileStatus(path + "-wal"), log.st_size > 0 {
                 throw PersistenceError.unreadable(
                     path: path,
                     reason:
@@ -201,8 +199,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private var isOnReadOnlyDisk: Bool { access(path, W_OK) != 0 && errno == EROFS }
     /// The folder that holds the file, where SQLite makes the log's files.
     private var folder: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
-    /// Whether this user may not write that folder: SQLite can then read the file only as one
-    /// nothing changes (`immutable`), and the list is shown, each edit told why it is not saved.
+    /// Whether this user may not write that folder: SQLite then reads the file as `immutable`.
     private var isInUnwritableFolder: Bool { access(folder, W_OK) != 0 }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
@@ -234,4 +231,10 @@ actor ListDatabase<Element: SQLiteListElement> {
                 : .unreadable(path: path, reason: "\(error)")
         }
     }
+}
+
+/// What `lstat` finds at `path` (a link itself, not where it leads), or `nil` if nothing is there.
+func fileStatus(_ path: String) -> stat? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status : nil
 }

@@ -39,16 +39,14 @@ extension ListStore where Element: SQLiteListElement {
 /// Reads and writes a whole list as an SQLite database in one go: for converting a list between
 /// the two formats.
 public enum SQLiteListFile<Element: SQLiteListElement> {
-    /// The list in the database at `url`; nothing is written to the file (it may be read-only,
-    /// or of an older schema version).
+    /// The list in the database at `url`, read without writing to it (it may be read-only).
     ///
     /// - Throws: `PersistenceError`, as `ListStore.openDatabase(at:)`.
     public static func read(from url: URL) async throws(PersistenceError) -> [Element] {
         try await ListDatabase<Element>(url: url).readOnly()
     }
 
-    /// Writes `elements` as a new database at `url`, built under a temporary name beside it and
-    /// linked into place once complete: a write that fails part-way leaves nothing at `url`.
+    /// Writes `elements` as a new database at `url`, leaving nothing there if it fails part-way.
     ///
     /// - Throws: `PersistenceError.unwritable` if a file is already there (it is not replaced) or
     ///   the database cannot be written.

@@ -1,14 +1,11 @@
 import Dispatch
 
-/// Runs an actor's jobs, one at a time, on a dispatch queue of its own: SQLite's calls block
-/// their thread (an `fsync`, another process's lock), which on the cooperative pool would stall
-/// every task of the program.
+/// Runs an actor's jobs, one at a time, on a dispatch queue of its own: SQLite's blocking calls
+/// (an `fsync`, another process's lock) would stall the cooperative pool.
 final class QueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
-    init(label: String) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
-    }
+    init(label: String) { queue = DispatchQueue(label: label, qos: .userInitiated) }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -24,20 +24,15 @@ enum SQLiteValue {
     case text(String)
 }
 
-/// One connection to an SQLite database, the only type that calls SQLite's C interface.
-///
-/// Not `Sendable`: `ListDatabase` uses it only from its own queue.
+/// One connection to an SQLite database, the only type that calls SQLite's C interface (not
+/// `Sendable`: `ListDatabase` uses it only from its own queue).
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (or creates) the database at `path`.
-    ///
-    /// - Parameters:
-    ///   - busyWait: How long a statement waits for another process's lock (`SQLITE_BUSY` after).
-    ///   - readOnly: Never write to the file.
-    ///   - immutable: Read a file nothing can change (on a read-only disk), as SQLite's
-    ///     `immutable` URI parameter says: no locks, no log index.
+    /// Opens (or creates) the database at `path`, each statement waiting `busyWait` for another
+    /// process's lock; `immutable` reads a file nothing can change (on a read-only disk), with no
+    /// locks and no log index.
     init(path: String, busyWait: Duration, readOnly: Bool = false, immutable: Bool = false)
         throws(SQLiteError)
     {
@@ -64,8 +59,7 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
-        // Readable by its owner only, as a new JSON document is (SQLite gives -wal and -shm the
-        // database's mode).
+        // Readable by its owner only, as a new JSON document is (-wal and -shm get the same mode).
         if isNew { chmod(path, 0o600) }
         sqlite3_extended_result_codes(handle, 1)
         setBusyWait(busyWait)
@@ -83,8 +77,7 @@ final class SQLiteConnection {
             handle, Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
     }
 
-    /// Whether SQLite opened the file for reading only (it, its folder or its disk may not be
-    /// written).
+    /// Whether SQLite opened the file for reading only.
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Runs `sql`, one or more statements that return no rows.
@@ -134,10 +127,8 @@ final class SQLiteConnection {
     }
 
     /// Steps through every row `sql` returns, handing `body` its first `columns` columns as text
-    /// (`nil` for `NULL`).
-    ///
-    /// The statement is reset whatever happens: one left as it stopped would keep the connection
-    /// inside its transaction.
+    /// (`nil` for `NULL`); the statement is reset whatever happens, or it would keep the
+    /// connection inside its transaction.
     func rows(
         _ sql: String, _ values: [SQLiteValue], columns: Int, _ body: ([String?]) -> Void
     ) throws(SQLiteError) {

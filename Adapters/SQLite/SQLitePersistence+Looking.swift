@@ -2,20 +2,16 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// Taking in other processes' commits: SQLite is asked whether another connection committed, and
-/// if one did, the whole list is read off the main actor and merged in by the store.
+/// Taking in other processes' commits.
 extension SQLitePersistence {
     /// Looks for other processes' commits now, and takes them in.
-    ///
-    /// Called every poll interval; call it yourself to look without waiting.
     public func lookForChanges() {
         guard stage == .open, watching else { return }
         wantsLook = true
         startWorking()
     }
 
-    /// Looks once: reads the whole list if another process committed, and has the store merge
-    /// it in, as another process's save of a JSON document.
+    /// Looks once, and has the store merge in the list if another process committed.
     func look() async {
         guard let store else { return }
         // The worker writes before it looks: the list here is what the file held when this
@@ -32,8 +28,7 @@ extension SQLitePersistence {
                 "skipped a row another program wrote: \($0)"
             }
             skippedRows = Set(read.problems)
-            // A commit that left the list as it was (the switch to WAL of a new file, say)
-            // brings nothing: compared off the main actor.
+            // A commit that left the list as it was brings nothing (compared off the main actor).
             if await Task.detached(operation: { read.elements == base }).value {
                 for notice in notices { store.postNotice(notice) }
             } else {
@@ -50,10 +45,8 @@ extension SQLitePersistence {
         }
     }
 
-    /// Starts looking for other processes' commits every `interval`; `nil` looks only when asked.
-    ///
-    /// A look that finds nothing new costs one trip to the database's queue and one pragma
-    /// (`data_version`).
+    /// Starts looking for other processes' commits every `interval` (one pragma when nothing is
+    /// new); `nil` looks only when asked.
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
         watching = true
         guard let interval else { return }

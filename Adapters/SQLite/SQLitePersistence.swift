@@ -7,15 +7,14 @@ import MVCTracing
 /// Keeps a store's list in an SQLite database: the ``/MVCStore/ListPersistence`` port, as the
 /// JSON document's `DocumentPersistence` is.
 ///
-/// - Writing: each edit in a transaction of its own, in order; ``saveStatus`` is `.pending` until
-///   all are in the file. A write that fails (a lock held too long, a full disk) stays queued,
-///   with the status `.failed`, and is tried again.
-/// - Reading: every poll interval it asks SQLite whether another connection committed; if one
-///   did, it reads the whole list off the main actor, and the store merges it in.
-/// - Out of SQLite's contract, and not detected: deleting, renaming or overwriting the database
-///   while it is open, or giving it a second name; what is written afterwards is lost.
+/// One worker, one thing at a time:
+/// - writes each edit in a transaction of its own, in order; ``saveStatus`` is `.pending` until
+///   all are in the file. A write that fails stays queued, `.failed`, and is tried again.
+/// - every poll interval, asks SQLite whether another connection committed; if one did, reads
+///   the whole list off the main actor, and the store merges it in.
 ///
-/// One worker writes and looks, one thing at a time.
+/// Deleting, renaming or overwriting the open database, or giving it a second name, is out of
+/// SQLite's contract and not detected: what is written afterwards is lost.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
@@ -35,17 +34,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var failures = 0
     private var lastError: PersistenceError?
     private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    // The worker, and its work besides `pending`.
     private var isWorking = false
     var wantsLook = false
     /// What looks told last, so that each problem and skipped row is told once.
     var lookProblem: String?
     var skippedRows: Set<String> = []
 
-    /// Set once closing begins: how long it waits for other programs' locks, and until when.
+    /// Set once closing begins: how long it waits for other programs' locks.
     private var closingPatience: Duration?
-    private var closingDeadline = ContinuousClock.now
     /// Why closing could not write everything; also ends the worker.
     private var closingFailure: PersistenceError?
     private var isClosedForGood = false
@@ -61,17 +57,14 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         self.tracer = tracer
     }
 
-    isolated deinit {
-        poller?.cancel()
-    }
+    isolated deinit { poller?.cancel() }
 
     // MARK: The calls
 
     /// Queues the row write for `change`; the worker writes it after those before it.
     ///
-    /// Once closing has begun, an edit is not taken: closing writes what it took, so a steady
-    /// stream of edits cannot hold it open. Each edit not taken is counted, the status says so,
-    /// and ``flush()`` throws.
+    /// Once closing has begun, an edit is not taken (so edits cannot hold closing open): the
+    /// status says how many were not, and ``flush()`` throws.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         guard stage == .open, closingPatience == nil else {
             notTaken += 1
@@ -93,36 +86,26 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         pending.append(write)
         if failures == 0 { status.value = .pending }
-        if stage == .open { startWorking() }
+        startWorking()
     }
 
-    /// Returns once every edit made so far is in a file.
+    /// Returns once every edit made so far is in the database.
     ///
-    /// - Throws: The reason of a write that failed, while its edit is in no file; the edit stays
+    /// - Throws: The reason of a write that failed, while its edit is not written; the edit stays
     ///   queued and is tried again.
     public func flush() async throws(PersistenceError) {
         if stage == .open { startWorking() }
         while !isClosedForGood, !pending.isEmpty {
             await nextTurn()
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
-            if failures > 0, !pending.isEmpty, let lastError {
-                throw lastError
-            }
+            if failures > 0, !pending.isEmpty, let lastError { throw lastError }
         }
         if notTaken > 0, let lastError, pending.isEmpty { throw lastError }
-        guard isClosedForGood else { return }
-        if let closingFailure { throw closingFailure }
-        if !pending.isEmpty {
-            throw .unwritable(
-                path: database.path, reason: "it was closed before the last edit could be written")
-        }
+        if isClosedForGood, let closingFailure { throw closingFailure }
     }
 
-    /// Writes what is queued, then closes the database; returns after the last look has ended,
-    /// leaving no notice, status change or open file behind.
-    ///
-    /// The writes wait for other programs' locks for up to `patience` in all, so that a busy
-    /// moment loses nothing and a program that keeps the lock cannot keep this one from ending.
+    /// Writes what is queued, waiting for other programs' locks for up to `patience` in all, then
+    /// closes the database; returns leaving no notice, status change or open file behind.
     ///
     /// - Throws: Why the queued edits could not be written, and how many were not; the file is
     ///   closed all the same.
@@ -135,18 +118,16 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         }
         // Set first: every write begun from here on waits as long (see `write(_:)`).
         closingPatience = patience
-        closingDeadline = .now + patience
         watching = false
-        await database.waitForLocks(patience, until: closingDeadline)
+        await database.waitForLocks(patience, until: .now + patience)
         // Until the worker has nothing left, or a failure.
-        while closingFailure == nil {
+        while closingFailure == nil, isWorking || stage == .open {
             if isWorking {
                 await nextTurn()
-                continue
+            } else {
+                stage = .closing
+                startWorking()
             }
-            guard stage == .open || !pending.isEmpty else { break }  // an edit made while closing
-            stage = .closing
-            startWorking()
         }
         stage = .closed
         await database.close()
