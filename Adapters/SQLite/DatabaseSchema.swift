@@ -33,6 +33,8 @@ enum DatabaseSchema {
         let tables = try connection.strings(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         if version == 0 {
+            // This program's tables, their version cleared by another program.
+            if tables.contains("elements"), tables.contains("meta") { throw notMine(path) }
             guard tables.isEmpty else {
                 throw refuse(
                     "it is an SQLite database, but not a list of \(Element.pluralNoun) (it has the tables \(tables.joined(separator: ", ")))"

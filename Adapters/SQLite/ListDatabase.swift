@@ -2,12 +2,9 @@ import Foundation
 public import MVCModel
 import MVCStore
 
-/// An element a list store can keep in an SQLite database: one row per element, one column per
-/// described field, the id as the row's key.
-///
-/// The columns come from ``/MVCModel/ListElement/fields``: a field added there gets its column
-/// the next time a database is opened. Each field is stored as the text an editor shows, and
-/// read back with its parse.
+/// An element a list store can keep in an SQLite database: one row per element, keyed by its id,
+/// one column per field of ``/MVCModel/ListElement/fields`` (a new field's column is added at the
+/// next opening), holding the text an editor shows, read back with the field's parse.
 public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertible {}
 
 /// One edit on its way to the database, with the element's neighbours in this process's list
@@ -18,11 +15,9 @@ struct RowWrite<Element: SQLiteListElement>: Sendable {
     var successor: Element.ID?
 }
 
-/// A list kept in an SQLite database, one row per element (see `DatabaseSchema`).
-///
-/// Nothing here opens the database's files but SQLite (closing any descriptor of a file drops
-/// SQLite's POSIX locks on it). An actor on a queue of its own (`QueueExecutor`) whose methods
-/// never suspend, so no call is taken in the middle of another.
+/// A list kept in an SQLite database (see `DatabaseSchema`): an actor on a queue of its own whose
+/// methods never suspend. Nothing here opens the database's files but SQLite (closing any
+/// descriptor of a file drops SQLite's POSIX locks on it).
 actor ListDatabase<Element: SQLiteListElement> {
     nonisolated let url: URL
     /// The file's path, links resolved, as errors show it.
@@ -119,8 +114,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         return (version, decoded.elements, decoded.problems.map(\.reason))
     }
 
-    /// Lets go of the connection.
-    func close() { connection = nil }
+    func close() { connection = nil }  // lets go of the connection
 
     /// Lets every write from now on wait for other processes' locks until `deadline`.
     func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
@@ -130,19 +124,24 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     // MARK: Other programs' commits
 
-    /// The whole list, if another connection committed since the last look (`PRAGMA
-    /// data_version` changed; `nil` if not), with the rows that break a rule.
+    /// The whole list if another connection committed since the last look (`nil` if not), with
+    /// the rows that break a rule.
     func look() -> Result<(elements: [Element], problems: [String])?, PersistenceError> {
         Result { () throws(PersistenceError) in
             let connection = try connected()
             let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
             guard version != seenDataVersion else { return nil }
-            let read = try read(connection, refusingBrokenRows: false)
-            // Unmade by another program (version cleared, a column gone): told, not taken in.
-            let columns = try sqliteCall { try DatabaseSchema.elementColumns(connection) }
-            guard read.version == DatabaseSchema.version,
+            // Unmade by another program: told before any row is read (each poll would read it all).
+            let (stored, columns) = try sqliteCall {
+                (
+                    try DatabaseSchema.storedVersion(connection, path: path),
+                    try DatabaseSchema.elementColumns(connection)
+                )
+            }
+            guard stored == DatabaseSchema.version,
                 Element.fields.allSatisfy({ columns.contains($0.name) })
             else { throw DatabaseSchema.notMine(path) }
+            let read = try read(connection, refusingBrokenRows: false)
             // Only once read: a look that failed is tried again at the next poll.
             seenDataVersion = version
             return (read.elements, read.problems)
@@ -170,9 +169,10 @@ actor ListDatabase<Element: SQLiteListElement> {
         return URL(fileURLWithPath: folder).appending(path: name)
     }
 
-    /// A connection to the file, and whether it is `immutable`: on a read-only file system, where
-    /// SQLite cannot make the log's index, the file is read as one nothing can change, unless its
-    /// log holds commits, which such a read would miss.
+    /// A connection, and whether it is `immutable` (where SQLite cannot make the log's index).
+    ///
+    /// On a read-only disk, or in a folder this user may not write, the file is read as it is
+    /// now (later commits of another user are not seen), unless its log holds commits.
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {
@@ -186,7 +186,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 throw PersistenceError.unreadable(
                     path: path,
                     reason:
-                        "its write-ahead log \(path)-wal holds commits that SQLite cannot read on a read-only file system without the log's index \(path)-shm"
+                        "its write-ahead log \(path)-wal holds commits that SQLite cannot read here without the log's index \(path)-shm"
                 )
             }
             let reading = try SQLiteConnection(
@@ -199,7 +199,6 @@ actor ListDatabase<Element: SQLiteListElement> {
     private var isOnReadOnlyDisk: Bool { access(path, W_OK) != 0 && errno == EROFS }
     /// The folder that holds the file, where SQLite makes the log's files.
     private var folder: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
-    /// Whether this user may not write that folder: SQLite then reads the file as `immutable`.
     private var isInUnwritableFolder: Bool { access(folder, W_OK) != 0 }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
@@ -209,8 +208,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         return connection
     }
 
-    /// What `body` threw, as a `PersistenceError` naming the file; `writing`, as the reason an
-    /// edit was not written.
+    /// What `body` threw, as a `PersistenceError` naming the file (`writing`: why an edit failed).
     func sqliteCall<Result>(writing: Bool = false, _ body: () throws -> Result)
         throws(PersistenceError) -> Result
     {

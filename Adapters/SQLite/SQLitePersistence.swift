@@ -4,22 +4,20 @@ public import MVCObservation
 public import MVCStore
 import MVCTracing
 
-/// Keeps a store's list in an SQLite database: the ``/MVCStore/ListPersistence`` port, as the
-/// JSON document's `DocumentPersistence` is.
+/// Keeps a store's list in an SQLite database (the ``/MVCStore/ListPersistence`` port).
 ///
-/// One worker, one thing at a time:
-/// - writes each edit in a transaction of its own, in order; ``saveStatus`` is `.pending` until
-///   all are in the file. A write that fails stays queued, `.failed`, and is tried again.
-/// - every poll interval, asks SQLite whether another connection committed; if one did, reads
-///   the whole list off the main actor, and the store merges it in.
-///
-/// Deleting, renaming or overwriting the open database, or giving it a second name, is out of
-/// SQLite's contract and not detected: what is written afterwards is lost.
+/// One worker, one thing at a time, writes each edit in a transaction of its own, in order
+/// (``saveStatus`` is `.pending` until all are in; a failed write stays queued, and is tried
+/// again), and every poll interval asks SQLite whether another connection committed, then reads
+/// the whole list off the main actor for the store to merge. Deleting, renaming or overwriting
+/// the open database, or giving it a second name, is out of SQLite's contract: not detected.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.
     public var saveStatus: ReadOnlyProperty<SaveStatus> { status.readOnly }
     private let status = ObservableProperty<SaveStatus>(.saved)
+    /// Whether closing has begun: edits made from then on are not taken.
+    public var isClosing: Bool { closingPatience != nil }
     /// The database file the list is kept in.
     public var url: URL { database.url }
 
@@ -39,7 +37,6 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// What looks told last, so that each problem and skipped row is told once.
     var lookProblem: String?
     var skippedRows: Set<String> = []
-
     /// Set once closing begins: how long it waits for other programs' locks.
     private var closingPatience: Duration?
     /// Why closing could not write everything; also ends the worker.
@@ -49,8 +46,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var notTaken = 0
 
     var poller: Task<Void, Never>?
-    /// Whether the poller still looks (until closing).
-    var watching = false
+    var watching = false  // whether the poller still looks (until closing)
 
     init(database: ListDatabase<Element>, tracer: HopTracer) {
         self.database = database
@@ -63,18 +59,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
 
     /// Queues the row write for `change`; the worker writes it after those before it.
     ///
-    /// Once closing has begun, an edit is not taken (so edits cannot hold closing open): the
-    /// status says how many were not, and ``flush()`` throws.
+    /// Once closing has begun an edit is not taken (edits cannot hold closing open), and said.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         guard stage == .open, closingPatience == nil else {
             notTaken += 1
-            let error = PersistenceError.unwritable(
-                path: database.path,
-                reason:
-                    "it was closing or closed; \(notTaken) \(notTaken == 1 ? "edit" : "edits") made since then not saved"
-            )
-            lastError = error
-            status.value = .failed(error, attempts: notTaken)
+            status.value = .failed(refusal(), attempts: notTaken)
             return
         }
         var write = RowWrite(change: change)
@@ -100,20 +89,29 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
             if failures > 0, !pending.isEmpty, let lastError { throw lastError }
         }
-        if notTaken > 0, let lastError, pending.isEmpty { throw lastError }
         if isClosedForGood, let closingFailure { throw closingFailure }
+        if notTaken > 0 { throw refusal() }
+    }
+
+    /// Why the edits made once closing had begun are in no file.
+    private func refusal() -> PersistenceError {
+        .unwritable(
+            path: database.path,
+            reason:
+                "it was closing or closed; \(notTaken) \(notTaken == 1 ? "edit" : "edits") made since then not saved"
+        )
     }
 
     /// Writes what is queued, waiting for other programs' locks for up to `patience` in all, then
     /// closes the database; returns leaving no notice, status change or open file behind.
     ///
-    /// - Throws: Why the queued edits could not be written, and how many were not; the file is
-    ///   closed all the same.
+    /// - Throws: Why edits are in no file, and how many; the file is closed all the same.
     public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
         if isClosedForGood { return }
         guard closingPatience == nil else {
             while !isClosedForGood { await nextTurn() }
             if let closingFailure { throw closingFailure }
+            if notTaken > 0 { throw refusal() }
             return
         }
         // Set first: every write begun from here on waits as long (see `write(_:)`).
@@ -134,6 +132,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         isClosedForGood = true
         resumeWaiters()
         if let closingFailure { throw closingFailure }
+        if notTaken > 0 { throw refusal() }
     }
 
     // MARK: The worker
@@ -178,7 +177,8 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             pending.removeFirst()
             failures = 0
             if pending.isEmpty {
-                status.value = .saved
+                // Edits refused while closing stay told: a write that succeeds does not save them.
+                status.value = notTaken > 0 ? .failed(refusal(), attempts: notTaken) : .saved
                 lastError = nil
             }
         } catch {

@@ -30,8 +30,8 @@ extension Observable where Self: AnyObject & Sendable {
     /// included (Apple's `Observations` reads when a change is announced, and hears nothing when
     /// it is stored); the main actor then waits for a writer that holds it, and code told of a
     /// change on the writer's thread must not wait for the main actor. For an object that stores a change after announcing it, outside its lock, the
-    /// follower looks again after each notice, after pauses that double, until it lands: a change
-    /// held up for however long arrives within about twice that time. (An object whose storage has no lock cannot be
+    /// follower looks again after each notice, after pauses that double (up to an hour): a change
+    /// held up for a while arrives within about twice that while. (An object whose storage has no lock cannot be
     /// changed off the main actor at all: that is a data race.) The
     /// ``/MVCObservation/ObservationOptions/prior`` option has no equivalent and is ignored; with
     /// ``/MVCObservation/ObservationOptions/initial`` the handler runs once before this method returns.
@@ -72,10 +72,10 @@ extension Observable where Self: AnyObject & Sendable {
 /// value, and no further notice comes when the change lands. An object that holds its storage's
 /// lock from the announcement to the store makes that read wait for the change, which is the
 /// contract `observe` states. For one that does not, the follower looks again after every notice,
-/// after pauses that double (1 ms, 2 ms, 4 ms… with no last one), until the value changes, the
-/// next notice comes or the observation ends, and delivers what landed: a change however long its
-/// setter was held up arrives within about twice that time, and the looks after a notice are a
-/// few dozen a day. (Tracking after the change, didSet, is not public in this toolchain.)
+/// after pauses that double (1 ms, 2 ms, 4 ms…, up to an hour), until the next notice comes or
+/// the observation ends, and delivers each change that lands: a change held up for a while
+/// arrives within about twice that while (an hour more at most), and the looks after a notice
+/// are a few dozen a day. (Tracking after the change, didSet, is not public in this toolchain.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 enum PropertyFollower {
     /// Starts a main-actor task that reads the property's values and hands each change to

@@ -115,11 +115,11 @@ func greet(_ console: Console, store: URL) {
     )
 }
 greet(console, store: storeURL)
-// Ctrl-C, SIGTERM and SIGHUP end as `quit` does (what is pending written, a lost database's
-// list written beside it, a locked one waited for), then the process ends by the signal.
+// Ctrl-C, SIGTERM and SIGHUP end as `quit` does (what is pending written, a document another
+// program made unreadable written beside it, a locked database waited for), then by the signal.
 let exitSignals = ExitSignals {
     let problem = await opened.finish()
-    screen.renderIfNeeded()  // a notice the ending raised (where a lost list went)
+    screen.renderIfNeeded()  // a notice the ending raised
     if let problem { console.printError(problem) }
 }
 

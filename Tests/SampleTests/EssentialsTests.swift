@@ -216,6 +216,23 @@ struct EssentialsRefusalTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == text)
     }
 
+    @Test("a file whose names hold a control character is refused, never drawn raw")
+    func controlCharactersInTheFile() async throws {
+        let file = store()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text = """
+            [{"id":"11111111-1111-1111-1111-111111111111","name":"A\\u001b[2JB","notes":""}]
+            """
+        try Data(text.utf8).write(to: file)
+
+        let run = try await SampleRunner.run(
+            "attractions-essentials", ["--store", file.path], script: "")
+
+        #expect(run.status == 1)
+        #expect(run.errors.contains("is not plain text"))
+        #expect(!run.output.contains("\u{1B}"))
+    }
+
     @Test("a contact whose address is taken, or is no address, is refused")
     func badContacts() async throws {
         let run = try await SampleRunner.run(

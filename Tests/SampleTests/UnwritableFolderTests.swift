@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// A database in a folder this user may not write: SQLite cannot make its log there, so it is
-/// read as a file nothing changes. Run as a user would, as another user (`setpriv`), since root
-/// may write any folder.
+/// A database in a folder this user may not write, run as that user would run it.
+///
+/// SQLite cannot make its log there, so it is read as a file nothing changes. The sample runs as
+/// another user (`setpriv`), since root may write any folder.
 @Suite("A database in a folder this user may not write", .samplesTakeTurns)
 struct UnwritableFolderTests {
     /// Whether this process may run the sample as user `nobody`: root, `setpriv`, and a sample

@@ -45,6 +45,8 @@ struct SQLiteChangedUnderTests {
             try await persistence.close()
             #expect(try ListOnDisk.read(url).map(\.name) == ["Louvre", "Orsay"])
         } else {
+            #expect(
+                notices.messages.first?.contains("no longer a database this program made") == true)
             await #expect(throws: PersistenceError.self) { try await persistence.flush() }
             #expect(store.saving.value != .saved)
             await #expect(throws: PersistenceError.self) { try await persistence.close() }

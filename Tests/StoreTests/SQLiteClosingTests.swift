@@ -27,6 +27,28 @@ struct SQLiteClosingTests {
         #expect(try ListOnDisk.read(url).count == 200)
     }
 
+    @Test("an edit refused while closing stays told, though the write closing waited for succeeds")
+    func refusedWhileClosing() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("s.sqlite")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Attraction(name: "First"))
+        try await persistence.flush()
+        // Another program holds the lock, so closing waits with an edit queued.
+        let other = try await OtherSQLiteProgram.holdingWriteLock(on: url)
+        try store.add(Attraction(name: "Queued"))
+        let closing = Task { try await persistence.close() }
+        while !persistence.isClosing { await Task.yield() }
+        try store.add(Attraction(name: "Late"))
+        try await other.release()
+        await #expect(throws: PersistenceError.self) { try await closing.value }
+
+        #expect(store.saving.value != .saved)
+        await #expect(throws: PersistenceError.self) { try await persistence.flush() }
+        #expect(try ListOnDisk.read(url).map(\.name) == ["First", "Queued"])
+    }
+
     @Test(
         "a steady stream of edits cannot hold close() open: it writes what it took, and says the rest"
     )
@@ -46,8 +68,8 @@ struct SQLiteClosingTests {
         }
         try await Task.sleep(for: .milliseconds(20))
 
-        // Returns, however long the stream goes on.
-        try await persistence.close()
+        // Returns, however long the stream goes on (throwing, if it refused an edit meanwhile).
+        _ = try? await persistence.close()
         let written = try ListOnDisk.read(url).count
         #expect(await eventually { store.elements.count > written })
         stream.cancel()
@@ -55,6 +77,7 @@ struct SQLiteClosingTests {
 
         #expect(written >= 1)
         #expect(store.saving.value != .saved)
+        await #expect(throws: PersistenceError.self) { try await persistence.flush() }
         #expect(try ListOnDisk.read(url).count == written)
     }
 }

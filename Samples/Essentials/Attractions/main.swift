@@ -19,6 +19,7 @@ func show(_ text: String) { FileHandle.standardOutput.write(Data("\(text)\n".utf
 let store: AttractionStore
 do {
     store = try AttractionStore(file: URL(fileURLWithPath: path))
+    for attraction in store.attractions { try checkPlainText(attraction.name + attraction.notes) }
 } catch {
     fail("cannot read attractions from \(path): \(error)")
     exit(1)
@@ -40,8 +41,7 @@ var editor: AttractionEditor?
         "  [\(editor.problem == nil ? "save" : "save: not yet")]  [cancel]",
     ].compactMap { $0 }.joined(separator: "\n")
 }
-/// Refuses a character a terminal obeys (an escape, a bidi override) or bytes that were not text.
-func checkPlainText(_ line: String) throws {
+func checkPlainText(_ line: String) throws {  // an escape, a bidi override: not shown raw
     for scalar in line.unicodeScalars
     where [.control, .format].contains(scalar.properties.generalCategory) || scalar == "\u{FFFD}" {
         throw Refusal(description: "U+\(String(scalar.value, radix: 16)) is not plain text")

@@ -36,7 +36,7 @@ while let line = readLine() {
     switch word {
     case _ where line.unicodeScalars.contains(where: isNotText):
         fail("the command is not plain text")
-    case _ where ["list", "help", "quit"].contains(word) && words.count > 1:
+    case _ where ["list", "help", "quit", "exit"].contains(word) && words.count > 1:
         fail("'\(word)' takes no argument, but got '\(words.dropFirst().joined(separator: " "))'")
     case "list": drawn = ""
     case "load":
