@@ -73,9 +73,9 @@ while let line = readLine() {
             editor = AttractionEditor(
                 draft: original, delegate: EditAttractionDelegate(store: store))
         case ("move", nil):
-            let rows = try argument.split(separator: " ").map(row)
+            let rows = argument.split(separator: " ")
             guard rows.count == 2 else { throw Refusal(description: "'move' needs two rows") }
-            try store.move(from: rows[0], to: rows[1])
+            try store.move(from: row(rows[0]), to: row(rows[1]))
         case ("delete", nil): try store.remove(at: row(argument))
         case ("name", let editor?): editor.nameChanged(to: argument)
         case ("notes", let editor?): editor.notesChanged(to: argument)
