@@ -9,6 +9,12 @@ public import MVCStore
 /// saved meanwhile, so the file's version is decoded and merged three ways (base: the snapshot,
 /// ours: the version being saved, theirs: the file) before the merge is written. Nothing another
 /// process saved is overwritten, and a file that cannot be decoded is never replaced.
+///
+/// The merge reads what the file lacks as deleted only when the file is a later version of the
+/// snapshot's document (``FileLineage/later``). An older copy put back over it is not merged: this
+/// process's version is written over it, so nothing saved since the copy was made is lost. Another
+/// document moved over it is merged as if there were no base, so that neither side's rows are
+/// read as deleted by the other. Either is told in a notice.
 extension DocumentFile {
     /// Merges three versions of a document: what both sides started from (`nil` if there was no
     /// file), this process's version, and the file's.
@@ -53,14 +59,13 @@ extension DocumentFile {
                 return snapshot.bytes == nil ? .unchanged(snapshot, reread: false) : .deleted
             }
             if snapshot.holds(bytes) {
-                return .unchanged(
-                    DocumentSnapshot(
-                        document: snapshot.document, bytes: snapshot.bytes, identity: identity),
-                    reread: true)
+                return .unchanged(snapshot.with(identity: identity), reread: true)
             }
+            let (document, revision) = try decodeWithRevision(bytes)
             return .changed(
                 DocumentSnapshot(
-                    document: try decode(bytes), bytes: [UInt8](bytes), identity: identity))
+                    document: document, bytes: [UInt8](bytes), identity: identity,
+                    revision: revision))
         }
     }
 
@@ -94,13 +99,19 @@ extension DocumentFile {
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document
+            // The revision of the file being replaced (`nil`: there is none).
+            var replaced = onDisk.map { _ in base.revision }
             if let onDisk, !base.holds(onDisk) {
-                let theirs = try decode(onDisk)
-                let result = merge(base.document, document, theirs)
+                let theirs = try decodeWithRevision(onDisk)
+                let result = Self.merge(theirs, into: document, over: base, merge: merge)
                 merged = result
                 written = result.document
+                replaced = theirs.revision
             }
-            let bytes = try encode(written)
+            let revision = Self.revision(
+                after: replaced, highest: base.highestRevision,
+                documentID: base.revision.documentID)
+            let bytes = try encode(written, revision: revision)
             var wrote: FileIdentity?
             let durability = try AtomicFile.write(
                 bytes, to: url, steps: replacementSteps,
@@ -117,10 +128,33 @@ extension DocumentFile {
                 identity = nil
             }
             let snapshot = DocumentSnapshot(
-                document: written, bytes: [UInt8](bytes), identity: identity)
+                document: written, bytes: [UInt8](bytes), identity: identity, revision: revision)
             return SaveOutcome(
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)
+        }
+    }
+
+    /// `ours` merged with the file's version, as its lineage calls for: three ways against the
+    /// base for a later version, not at all for an older copy (ours is written over it), and
+    /// without a base for another document.
+    private static func merge(
+        _ theirs: (document: Document, revision: FileRevision), into ours: Document,
+        over base: DocumentSnapshot<Document>, merge: Merge
+    ) -> MergeResult<Document> {
+        switch base.lineage(of: theirs.revision) {
+        case .later:
+            return merge(base.document, ours, theirs.document)
+        case .older:
+            return MergeResult(
+                document: ours,
+                notices: [
+                    SaverNotice.older(found: theirs.revision.number, seen: base.revision.number)
+                ])
+        case .otherDocument:
+            var result = merge(nil, ours, theirs.document)
+            result.notices.insert(SaverNotice.otherDocument, at: 0)
+            return result
         }
     }
 
@@ -137,7 +171,8 @@ extension DocumentFile {
     private func snapshotNow() throws(PersistenceError) -> DocumentSnapshot<Document> {
         let identity = try AtomicFile.identity(of: url)
         guard let bytes = try AtomicFile.read(url) else { return .missing }
+        let (document, revision) = try decodeWithRevision(bytes)
         return DocumentSnapshot(
-            document: try decode(bytes), bytes: [UInt8](bytes), identity: identity)
+            document: document, bytes: [UInt8](bytes), identity: identity, revision: revision)
     }
 }

@@ -12,6 +12,11 @@ public import MVCStore
 /// - A save writes a temporary file beside the target, flushes it to disk, renames it over the
 ///   target and flushes the folder (see `AtomicFile`): after a crash the file holds the old
 ///   document or the new one, never a mix.
+/// - Each save numbers what it writes: the file holds
+///   `{"document": ..., "documentID": "...", "formatVersion": N, "revision": R}`, where the id
+///   is made when the file is created and kept by every save, and the revision is one more
+///   than the highest the saving process has seen (see ``FileRevision``). A file without the
+///   two (written before them) still loads.
 ///
 /// Loading and saving run off the caller's actor (`@concurrent`): encoding a large document does
 /// not block the main actor. The calls that block their thread (reading, writing, `fsync`,
@@ -77,10 +82,11 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     }
 
     /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
+    ///
+    /// The new file continues the numbering of the file it replaces, if that one can be read.
     private func write(_ document: Document, replacing: Bool) throws(PersistenceError)
         -> SaveDurability
     {
-        let bytes = try encode(document)
         let target = try AtomicFile.resolvedPath(url)
         try AtomicFile.createFolder(
             URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
@@ -93,6 +99,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             }
             AtomicFile.removeLeftovers(of: url)
             // Whatever another save wrote meanwhile, this one replaces it.
+            let old = replacing ? (try? AtomicFile.read(url)).flatMap { revision(in: $0) } : nil
+            let bytes = try encode(document, revision: Self.revision(after: old, highest: 0))
             return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
         }
     }
@@ -103,7 +111,19 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     package func save(_ document: Document, steps: any FileReplacementSteps)
         throws(PersistenceError) -> SaveDurability
     {
-        try AtomicFile.write(encode(document), to: url, steps: steps)
+        try AtomicFile.write(
+            encode(document, revision: Self.revision(after: nil)), to: url, steps: steps)
+    }
+
+    /// The revision a save writes over a file that held `old` (`nil`: no readable file), by a
+    /// process that has seen revisions up to `highest`: the file's document id (a new one for a
+    /// new document), and one more than the highest number either has.
+    static func revision(after old: FileRevision?, highest: Int = 0, documentID: String? = nil)
+        -> FileRevision
+    {
+        FileRevision(
+            documentID: old?.documentID ?? documentID ?? UUID().uuidString,
+            number: max(highest, old?.number ?? 0) + 1)
     }
 
     /// The file's bytes, or `nil` if there is none (blocks its thread).
@@ -112,13 +132,17 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         try AtomicFile.read(url)
     }
 
-    /// The bytes a save writes: the envelope with the current version.
-    package func encode(_ document: Document) throws(PersistenceError) -> Data {
+    /// The bytes a save writes: the envelope with the current version and `revision`.
+    package func encode(_ document: Document, revision: FileRevision) throws(PersistenceError)
+        -> Data
+    {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             return try encoder.encode(
-                Envelope(formatVersion: format.currentVersion, document: document))
+                Envelope(
+                    formatVersion: format.currentVersion, document: document,
+                    documentID: revision.documentID, revision: revision.number))
         } catch {
             throw .unwritable(path: path, reason: "the document cannot be encoded: \(error)")
         }
@@ -126,6 +150,19 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     /// The document in `data`, as a load finds it.
     package func decode(_ data: Data) throws(PersistenceError) -> Document {
+        try decodeWithRevision(data).document
+    }
+
+    /// The revision `data` holds, read without decoding the document; `nil` if it cannot be read.
+    private func revision(in data: Data) -> FileRevision? {
+        (try? JSONDecoder().decode(RevisionFields.self, from: data))
+            .map { FileRevision(documentID: $0.documentID, number: $0.revision ?? 0) }
+    }
+
+    /// The document in `data`, as a load finds it, and the revision the file holds.
+    package func decodeWithRevision(_ data: Data) throws(PersistenceError)
+        -> (document: Document, revision: FileRevision)
+    {
         let envelope: VersionedEnvelope
         do {
             envelope = try JSONDecoder().decode(VersionedEnvelope.self, from: data)
@@ -161,11 +198,13 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         if let problem = format.validate(document) {
             throw .brokenRule(path: path, reason: problem)
         }
-        return document
+        return (document, FileRevision(documentID: envelope.documentID, number: envelope.revision))
     }
 
     /// The envelope's own fields.
-    private static var envelopeFields: Set<String> { ["formatVersion", "document"] }
+    private static var envelopeFields: Set<String> {
+        ["formatVersion", "document", "documentID", "revision"]
+    }
 
     /// A field of the envelope that a save would lose, with its line and column, when the format
     /// names its fields (so that the scan knows every name inside the document too).
@@ -238,6 +277,14 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private struct Envelope: Encodable {
         var formatVersion: Int
         var document: Document
+        var documentID: String?
+        var revision: Int
+    }
+
+    /// The envelope's numbering alone.
+    private struct RevisionFields: Decodable {
+        var documentID: String?
+        var revision: Int?
     }
 
     /// What a load reads, in one pass: the version, and the document decoded as the current
@@ -245,9 +292,11 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private struct VersionedEnvelope: Decodable {
         var formatVersion: Int
         var document: Result<Document, any Error>
+        var documentID: String?
+        var revision: Int
 
         private enum CodingKeys: String, CodingKey {
-            case formatVersion, document
+            case formatVersion, document, documentID, revision
         }
 
         /// Any field name, so that one this version does not know can be named.
@@ -275,7 +324,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                         codingPath: [],
                         debugDescription:
                             "it has a top-level field “\(unknown.stringValue)” that this version does "
-                            + "not know (the fields are formatVersion and document); a save would drop it"
+                            + "not know (the fields are document, documentID, formatVersion and revision); "
+                            + "a save would drop it"
                     ))
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -291,6 +341,13 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                         : "a format version is a whole number, not \(number)")
             } else {
                 formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            }
+            documentID = try container.decodeIfPresent(String.self, forKey: .documentID)
+            revision = try container.decodeIfPresent(Int.self, forKey: .revision) ?? 0
+            if revision < 0 {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .revision, in: container,
+                    debugDescription: "a revision counts saves, so it is never below 0")
             }
             document = Result { try container.decode(Document.self, forKey: .document) }
         }

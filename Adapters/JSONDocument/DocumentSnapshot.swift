@@ -19,18 +19,103 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     /// The file's identity when the bytes were read or written, to skip a re-read that would
     /// find them unchanged.
     let identity: FileIdentity?
+    /// Which save of which document the file held.
+    public let revision: FileRevision
+    /// The highest revision number of this document this process has read or written: the next
+    /// save writes one more, even after the file went back to an older copy.
+    public let highestRevision: Int
 
-    /// A snapshot of a file that held `bytes` (`nil`: no file), read as `document`.
-    package init(document: Document?, bytes: [UInt8]?, identity: FileIdentity? = nil) {
+    /// A snapshot of a file that held `bytes` (`nil`: no file), read as `document`, at
+    /// `revision`; `highestRevision` is at least the revision's number.
+    package init(
+        document: Document?, bytes: [UInt8]?, identity: FileIdentity? = nil,
+        revision: FileRevision = .unnumbered, highestRevision: Int = 0
+    ) {
         self.document = document
         self.bytes = bytes
         self.identity = identity
+        self.revision = revision
+        self.highestRevision = max(highestRevision, revision.number)
     }
 
     /// The snapshot of a file that does not exist (yet).
     public static var missing: DocumentSnapshot {
         DocumentSnapshot(document: nil, bytes: nil, identity: nil)
     }
+
+    /// The snapshot of this document's file once it was deleted: no file, but the document's id
+    /// and count go on, so that a copy put back later is still known for an older one.
+    var deleted: DocumentSnapshot {
+        DocumentSnapshot(
+            document: nil, bytes: nil, identity: nil, revision: revision,
+            highestRevision: highestRevision)
+    }
+
+    /// This snapshot, having seen revisions up to `highestRevision` too.
+    func with(highestRevision: Int) -> DocumentSnapshot {
+        DocumentSnapshot(
+            document: document, bytes: bytes, identity: identity, revision: revision,
+            highestRevision: max(highestRevision, self.highestRevision))
+    }
+
+    /// This snapshot with another identity, the same in every other way.
+    func with(identity: FileIdentity?) -> DocumentSnapshot {
+        DocumentSnapshot(
+            document: document, bytes: bytes, identity: identity, revision: revision,
+            highestRevision: highestRevision)
+    }
+
+    /// How a file that holds `revision` stands to this snapshot, the version this process last
+    /// read or wrote.
+    ///
+    /// Another document id is ``FileLineage/otherDocument``; a lower revision of this document
+    /// is ``FileLineage/older``; anything else (a higher revision, or the same one edited by
+    /// hand or by a program that keeps no count) is ``FileLineage/later``. A file written before
+    /// revisions holds neither an id nor a count, and is never another document. A snapshot of
+    /// no file keeps the id and count of the file that was deleted, if there was one.
+    public func lineage(of revision: FileRevision) -> FileLineage {
+        if let mine = self.revision.documentID, let theirs = revision.documentID, mine != theirs {
+            return .otherDocument
+        }
+        if revision.number < self.revision.number { return .older }
+        return .later
+    }
+}
+
+/// Which save of which document a file holds: the envelope's `documentID` and `revision`.
+///
+/// The three-way merge reads a row missing from the file as deleted by another program. That is
+/// only true of a file that came *after* the version this process last saw; a backup put back,
+/// or another list moved over the file, lacks rows nobody deleted. The revision tells them
+/// apart: every save writes one more than the highest this process has seen, and keeps the
+/// document's id.
+public struct FileRevision: Equatable, Sendable {
+    /// The document's id, made by the save that created the file and kept by every later one;
+    /// `nil` in a file written before ids.
+    public var documentID: String?
+    /// How many saves the document has had, as counted by the programs that saved it; 0 in a
+    /// file written before revisions.
+    public var number: Int
+
+    /// Creates a revision.
+    public init(documentID: String?, number: Int) {
+        self.documentID = documentID
+        self.number = number
+    }
+
+    /// What a file written before revisions holds: no id, no count.
+    public static var unnumbered: FileRevision { FileRevision(documentID: nil, number: 0) }
+}
+
+/// How the file a process finds stands to the version it last read or wrote; see
+/// ``DocumentSnapshot/lineage(of:)``.
+public enum FileLineage: Equatable, Sendable {
+    /// A later version of the same document: what it lacks, another program deleted.
+    case later
+    /// An older copy of the same document, put back: what it lacks was not deleted.
+    case older
+    /// Another document moved over the file: neither side's rows were deleted by the other.
+    case otherDocument
 }
 
 extension DocumentSnapshot: Equatable where Document: Equatable {}

@@ -248,14 +248,14 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             case .unchanged(let snapshot, _):
                 state.base = snapshot
             case .changed(let snapshot):
-                let agreed = state.base.document
-                state.base = snapshot
+                let before = state.base
+                state.base = snapshot.with(highestRevision: before.highestRevision)
                 if let file = snapshot.document {
                     state.stage = .reconciling(file: file, then: then)
-                    return [.reconcile(base: agreed, file: file, notices: [])]
+                    return [before.reconciling(file, at: snapshot.revision)]
                 }
             case .deleted:
-                state.base = .missing
+                state.base = state.base.deleted
                 return [.notify(SaverNotice.deleted)] + state.proceed(then)
             }
             return state.proceed(then)
@@ -343,6 +343,27 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     }
 }
 
+extension DocumentSnapshot where Document: Equatable {
+    /// The request to take in `file`, found at `revision` by a check against this snapshot: with
+    /// this snapshot as the base for a later version; with the file itself as the base for an
+    /// older copy, so that nothing it lacks is taken as deleted and the owner's version, which
+    /// then differs from the file, is written over it; with no base for another document.
+    fileprivate func reconciling(_ file: Document, at revision: FileRevision)
+        -> SaverState<Document>.Effect
+    {
+        switch lineage(of: revision) {
+        case .later:
+            return .reconcile(base: document, file: file, notices: [])
+        case .older:
+            return .reconcile(
+                base: file, file: file,
+                notices: [SaverNotice.older(found: revision.number, seen: self.revision.number)])
+        case .otherDocument:
+            return .reconcile(base: nil, file: file, notices: [SaverNotice.otherDocument])
+        }
+    }
+}
+
 /// The sentences a saver tells its owner about the file (``SaverState/Effect/notify(_:)``).
 package enum SaverNotice {
     /// The file was found deleted by a check.
@@ -352,6 +373,13 @@ package enum SaverNotice {
     package static func unreadable(_ reason: String) -> String {
         "another program left something at the file that cannot be read (\(reason)); the list open here is kept, and is written again at the next save, or beside the file when the program ends if it cannot be"
     }
+    /// The file went back to an older copy of the document.
+    package static func older(found: Int, seen: Int) -> String {
+        "the file went back to an older copy (revision \(found), after this program had read or written revision \(seen)); nothing the copy lacks is taken as deleted, and the list open here replaces it"
+    }
+    /// Another document was put in the file's place.
+    package static let otherDocument =
+        "another program put a different list in the file's place (not a copy of the one open here); the two were merged, and neither is taken as deleting the other's rows"
     /// A write found the file deleted and made it anew.
     package static let recreated =
         "the file had been deleted by another program; it was written again with the open document"

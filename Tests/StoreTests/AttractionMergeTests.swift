@@ -213,7 +213,7 @@ struct AttractionMergeTests {
     }
 
     @Test(
-        "a merge where this process changed nothing is the other process's list exactly, without a notice",
+        "a merge where this process changed nothing is the other process's list exactly, with a notice only naming the rows it deleted",
         arguments: 1...10)
     func mergeUnchangedHere(seed: Int) {
         let (base, theirs) = Self.fewChanges(seed: seed)
@@ -223,6 +223,25 @@ struct AttractionMergeTests {
         let result = ListMerge<Attraction>.merge(base: base, ours: ours, theirs: theirs)
 
         #expect(result.document == theirs, "seed \(seed)")
-        #expect(result.notices.isEmpty)
+        let theirIDs = Set(theirs.map(\.id))
+        let deleted = base.filter { !theirIDs.contains($0.id) }.map(\.name)
+        #expect(result.notices == (deleted.isEmpty ? [] : [MergeNotice.deletedThere(deleted)]))
+    }
+
+    @Test("rows deleted in another process and untouched here are named, three at most")
+    func deletionsNamed() {
+        let rows = (1...6).map { Attraction(name: "Row \($0)") }
+        let one = ListMerge<Attraction>.merge(
+            base: rows, ours: rows + [Attraction(name: "Mine")], theirs: Array(rows.dropFirst()))
+        #expect(one.notices == ["“Row 1” was deleted in another process"])
+        #expect(one.document.map(\.name) == ["Row 2", "Row 3", "Row 4", "Row 5", "Row 6", "Mine"])
+
+        let two = ListMerge<Attraction>.merge(base: rows, ours: rows, theirs: Array(rows.prefix(4)))
+        #expect(two.notices == ["“Row 5” and “Row 6” were deleted in another process"])
+
+        let five = ListMerge<Attraction>.merge(base: rows, ours: rows, theirs: [rows[5]])
+        #expect(
+            five.notices == ["“Row 1”, “Row 2”, “Row 3” and 2 more were deleted in another process"]
+        )
     }
 }

@@ -154,6 +154,63 @@ struct SaverStateTests {
         #expect(state.status == .saved)
     }
 
+    /// The file as a save numbered `revision` of document `id` left it.
+    private func file(_ document: String, id: String, revision: Int) -> DocumentSnapshot<String> {
+        DocumentSnapshot(
+            document: document, bytes: Array(document.utf8),
+            revision: FileRevision(documentID: id, number: revision))
+    }
+
+    @Test(
+        "a check that finds an older copy of the document takes it in against itself, so nothing it lacks is deleted, and says so"
+    )
+    func olderCopyChecked() {
+        var state = State(base: file("v5", id: "A", revision: 5))
+        _ = state.checkDue()
+
+        #expect(
+            state.fileChecked(.changed(file("v3", id: "A", revision: 3)))
+                == [
+                    .reconcile(
+                        base: "v3", file: "v3", notices: [SaverNotice.older(found: 3, seen: 5)])
+                ])
+        #expect(state.base.revision.number == 3)
+        #expect(state.base.highestRevision == 5, "the next save writes 6, not 4")
+        #expect(state.reconciled("v5") == [.publishStatus, .startTimer(generation: 1)])
+        #expect(state.pending == "v5")
+    }
+
+    @Test("a check that finds another document takes it in with no base, and says so")
+    func otherDocumentChecked() {
+        var state = State(base: file("mine", id: "A", revision: 5))
+        _ = state.checkDue()
+
+        #expect(
+            state.fileChecked(.changed(file("theirs", id: "B", revision: 9)))
+                == [.reconcile(base: nil, file: "theirs", notices: [SaverNotice.otherDocument])])
+    }
+
+    @Test("a check that finds a later revision, or the same one edited by hand, merges as usual")
+    func laterChecked() {
+        for revision in [5, 6] {
+            var state = State(base: file("v5", id: "A", revision: 5))
+            _ = state.checkDue()
+            #expect(
+                state.fileChecked(.changed(file("v6", id: "A", revision: revision)))
+                    == [.reconcile(base: "v5", file: "v6", notices: [])])
+        }
+    }
+
+    @Test("a deleted file keeps its document's id and count, so a copy put back is older")
+    func deletedKeepsCount() {
+        var state = State(base: file("v5", id: "A", revision: 5))
+        _ = state.checkDue()
+        _ = state.fileChecked(.deleted)
+        #expect(state.base.revision == FileRevision(documentID: "A", number: 5))
+        #expect(state.base.document == nil)
+        #expect(state.base.lineage(of: FileRevision(documentID: "A", number: 2)) == .older)
+    }
+
     @Test("a check that finds the file touched but unchanged takes its new identity as the base")
     func touchedFileMovesBase() {
         var state = State(base: file("v0"))

@@ -13,6 +13,8 @@ public import MVCModel
 ///   and a notice names the field and both values.
 /// - Deleted on one side and edited on the other: kept, with the edit, and a notice (an edit is
 ///   never thrown away silently).
+/// - Deleted on their side and untouched here: deleted, and a notice names it, since the user
+///   sees a row go that they did not delete.
 ///
 /// The order: if only one side reordered the elements both had, its order is kept; if both did,
 /// theirs is (with a notice). Elements that only the other side has are then placed right after
@@ -27,8 +29,14 @@ public enum ListMerge<Element: ListElement> {
     {
         // Nothing changed here since the base (the usual case): the merge is theirs, as the rules
         // below make it, unless one of theirs has an id twice.
-        if let base, ours == base, Set(theirs.lazy.map(\.id)).count == theirs.count {
-            return MergeResult(document: theirs, notices: [])
+        if let base, ours == base {
+            let theirIDs = Set(theirs.lazy.map(\.id))
+            if theirIDs.count == theirs.count {
+                let deleted = base.filter { !theirIDs.contains($0.id) }.map(\.title)
+                return MergeResult(
+                    document: theirs,
+                    notices: deleted.isEmpty ? [] : [MergeNotice.deletedThere(deleted)])
+            }
         }
         let base = base ?? []
         let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -42,6 +50,12 @@ public enum ListMerge<Element: ListElement> {
             let resolved = resolve(
                 base: baseByID[id], ours: oursByID[id], theirs: theirsByID[id], notices: &notices)
             if let resolved { merged[id] = resolved }
+        }
+        let deletedThere = ours.filter { element in
+            merged[element.id] == nil && theirsByID[element.id] == nil
+        }
+        if !deletedThere.isEmpty {
+            notices.append(MergeNotice.deletedThere(deletedThere.map(\.title)))
         }
 
         let oursOrder = ours.map(\.id).filter { merged[$0] != nil }
@@ -176,6 +190,18 @@ package enum MergeNotice {
     /// An element deleted in another process, edited here: kept.
     package static func deletedThereEditedHere(_ title: String) -> String {
         "“\(title)” was deleted in another process but edited here; it was kept"
+    }
+
+    /// Elements deleted in another process and untouched here: deleted, named up to three.
+    package static func deletedThere(_ titles: [String]) -> String {
+        let named = titles.prefix(3).map { "“\($0)”" }
+        let rest = titles.count - named.count
+        let list =
+            rest > 0
+            ? named.joined(separator: ", ") + " and \(rest) more"
+            : named.count == 1
+                ? named[0] : named.dropLast().joined(separator: ", ") + " and " + (named.last ?? "")
+        return "\(list) \(titles.count == 1 ? "was" : "were") deleted in another process"
     }
 
     /// An element deleted here, edited in another process: kept.

@@ -76,7 +76,10 @@ extension ListStore {
             // one by one takes a while.
             Task.detached(priority: .background) { withExtendedLifetime(before) {} }
             for change in changes { publish(change) }
-            for message in notices + mergeNotices { post(message) }
+            // A save that merged already told what this merge tells again (a row deleted there).
+            for message in notices + mergeNotices.filter({ !notices.contains($0) }) {
+                post(message)
+            }
             // The file's own array when the list is what the file holds (compared above, off the
             // main actor): the saver's check for something left to write is then O(1).
             return isFileVersion ? fileVersion : list.elements
