@@ -118,6 +118,49 @@ struct AttractionsFaultTests {
     }
 
     @Test(
+        "an older copy put back over the open file loses no edit saved since, and the screen says the file went back"
+    )
+    func olderCopyPutBack() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try await startWithLouvreSaved(store)
+        let copy = try Data(contentsOf: URL(fileURLWithPath: store))
+        sample.send("add Orsay")
+        #expect(
+            await eventually {
+                (try? String(contentsOfFile: store, encoding: .utf8))?.contains("Orsay") == true
+            })
+
+        try copy.write(to: URL(fileURLWithPath: store))
+        #expect(await sample.waitForOutput(containing: "went back to an older copy") != nil)
+        sample.send("add Eiffel")
+        #expect(await sample.waitForOutput(containing: "Eiffel") != nil)
+        let run = try await sample.finish()
+
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(Set(try await names()) == ["Louvre", "Orsay", "Eiffel"])
+        #expect(!run.output.contains("deleted in another process"))
+    }
+
+    @Test("another list renamed over the open file is merged with it, and the screen says so")
+    func otherListRenamedOver() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try await startWithLouvreSaved(store)
+        let other = folder.appending(path: "other.json").path
+        let made = try await SampleRunner.run(
+            "attractions", ["--store", other], script: "add Elsewhere\n")
+        #expect(made.status == 0, "\(made.errors)")
+
+        #expect(rename(other, store) == 0)
+        #expect(await sample.waitForOutput(containing: "a different list") != nil)
+        sample.send("add Eiffel")
+        #expect(await sample.waitForOutput(containing: "Eiffel") != nil)
+        let run = try await sample.finish()
+
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(Set(try await names()) == ["Louvre", "Elsewhere", "Eiffel"])
+    }
+
+    @Test(
         "a signal ends a sample still being fed commands: it takes no more, and keeps every edit it showed",
         arguments: ["json", "sqlite"])
     func signalWhileFed(format: String) async throws {

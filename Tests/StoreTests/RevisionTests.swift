@@ -5,9 +5,11 @@ import MVCPersistence
 import MVCStore
 import Testing
 
-/// A JSON document numbers its saves, so that a file that went back to an older copy, or was
-/// replaced by another list, is not read as another process's deletions. The other program is a
-/// real one: `cp`-like copies made by this test, or ``OtherStoreProcess``.
+/// A JSON document numbers its saves, so that what an older copy or another list lacks is not
+/// read as deleted.
+///
+/// The other program is a real one: copies made by this test, as `cp` makes them, or
+/// ``OtherStoreProcess``.
 @MainActor
 @Suite("A document's revisions")
 struct RevisionTests {
