@@ -121,9 +121,11 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     static func revision(after old: FileRevision?, highest: Int = 0, documentID: String? = nil)
         -> FileRevision
     {
-        FileRevision(
+        let top = max(highest, old?.number ?? 0)
+        // A file may say anything, Int.max too: the count stops there rather than overflow.
+        return FileRevision(
             documentID: old?.documentID ?? documentID ?? UUID().uuidString,
-            number: max(highest, old?.number ?? 0) + 1)
+            number: top == Int.max ? top : top + 1)
     }
 
     /// The file's bytes, or `nil` if there is none (blocks its thread).

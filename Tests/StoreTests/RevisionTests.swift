@@ -92,6 +92,23 @@ struct RevisionTests {
         #expect(try numbering(url).documentID != nil)
     }
 
+    @Test("a file at the highest revision a number can hold is saved again, not overflowed")
+    func highestRevision() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        try Data(
+            #"{"formatVersion":2,"document":[],"documentID":"A","revision":\#(Int.max)}"#.utf8
+        ).write(to: url)
+        let opened = try await open(url)
+
+        try opened.store.add(Attraction(name: "Louvre"))
+        try await opened.saver.flush()
+        try await DocumentFile(url: url, format: .attractions).save([])
+
+        #expect(try numbering(url).revision == Int.max)
+        #expect(try numbering(url).documentID == "A")
+    }
+
     @Test(
         "a revision that is not a count of saves, or a document id that is not text, is refused and named",
         arguments: [
