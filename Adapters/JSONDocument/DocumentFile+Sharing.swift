@@ -11,10 +11,11 @@ public import MVCStore
 /// process saved is overwritten, and a file that cannot be decoded is never replaced.
 ///
 /// The merge reads what the file lacks as deleted only when the file is a later version of the
-/// snapshot's document (``FileLineage/later``). An older copy put back over it is not merged: this
-/// process's version is written over it, so nothing saved since the copy was made is lost. Another
-/// document moved over it is merged as if there were no base, so that neither side's rows are
-/// read as deleted by the other. Either is told in a notice.
+/// snapshot's (``FileLineage/later``). An older copy put back over it is not merged: this
+/// process's version is written over it, so nothing saved since the copy was made is lost. A
+/// version that did not come from the snapshot's (a copy edited elsewhere, another list) is
+/// merged as if there were no base, so that neither side's rows are read as deleted by the
+/// other. Either is told in a notice.
 extension DocumentFile {
     /// Merges three versions of a document: what both sides started from (`nil` if there was no
     /// file), this process's version, and the file's.
@@ -61,11 +62,11 @@ extension DocumentFile {
             if snapshot.holds(bytes) {
                 return .unchanged(snapshot.with(identity: identity), reread: true)
             }
-            let (document, revision) = try decodeWithRevision(bytes)
+            let (document, history) = try decodeWithHistory(bytes)
             return .changed(
                 DocumentSnapshot(
                     document: document, bytes: [UInt8](bytes), identity: identity,
-                    revision: revision))
+                    history: history))
         }
     }
 
@@ -99,19 +100,17 @@ extension DocumentFile {
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document
-            // The revision of the file being replaced (`nil`: there is none).
-            var replaced = onDisk.map { _ in base.revision }
+            // What the written version came after: what this process knows, and the file's saves.
+            var cameAfter = base.lineage
             if let onDisk, !base.holds(onDisk) {
-                let theirs = try decodeWithRevision(onDisk)
+                let theirs = try decodeWithHistory(onDisk)
                 let result = Self.merge(theirs, into: document, over: base, merge: merge)
                 merged = result
                 written = result.document
-                replaced = theirs.revision
+                cameAfter = theirs.history.joined(with: base.lineage)
             }
-            let revision = Self.revision(
-                after: replaced, highest: base.highestRevision,
-                documentID: base.revision.documentID)
-            let bytes = try encode(written, revision: revision)
+            let history = cameAfter.savedAgain()
+            let bytes = try encode(written, history: history)
             var wrote: FileIdentity?
             let durability = try AtomicFile.write(
                 bytes, to: url, steps: replacementSteps,
@@ -128,7 +127,7 @@ extension DocumentFile {
                 identity = nil
             }
             let snapshot = DocumentSnapshot(
-                document: written, bytes: [UInt8](bytes), identity: identity, revision: revision)
+                document: written, bytes: [UInt8](bytes), identity: identity, history: history)
             return SaveOutcome(
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)
@@ -139,21 +138,17 @@ extension DocumentFile {
     /// base for a later version, not at all for an older copy (ours is written over it), and
     /// without a base for another document.
     private static func merge(
-        _ theirs: (document: Document, revision: FileRevision), into ours: Document,
+        _ theirs: (document: Document, history: SaveHistory), into ours: Document,
         over base: DocumentSnapshot<Document>, merge: Merge
     ) -> MergeResult<Document> {
-        switch base.lineage(of: theirs.revision) {
+        switch base.lineage(of: theirs.history) {
         case .later:
             return merge(base.document, ours, theirs.document)
         case .older:
-            return MergeResult(
-                document: ours,
-                notices: [
-                    SaverNotice.older(found: theirs.revision.number, seen: base.revision.number)
-                ])
-        case .otherDocument:
+            return MergeResult(document: ours, notices: [SaverNotice.older])
+        case .unrelated:
             var result = merge(nil, ours, theirs.document)
-            result.notices.insert(SaverNotice.otherDocument, at: 0)
+            result.notices.insert(SaverNotice.unrelated, at: 0)
             return result
         }
     }
@@ -171,8 +166,8 @@ extension DocumentFile {
     private func snapshotNow() throws(PersistenceError) -> DocumentSnapshot<Document> {
         let identity = try AtomicFile.identity(of: url)
         guard let bytes = try AtomicFile.read(url) else { return .missing }
-        let (document, revision) = try decodeWithRevision(bytes)
+        let (document, history) = try decodeWithHistory(bytes)
         return DocumentSnapshot(
-            document: document, bytes: [UInt8](bytes), identity: identity, revision: revision)
+            document: document, bytes: [UInt8](bytes), identity: identity, history: history)
     }
 }

@@ -12,11 +12,10 @@ public import MVCStore
 /// - A save writes a temporary file beside the target, flushes it to disk, renames it over the
 ///   target and flushes the folder (see `AtomicFile`): after a crash the file holds the old
 ///   document or the new one, never a mix.
-/// - Each save numbers what it writes: the file holds
-///   `{"document": ..., "documentID": "...", "formatVersion": N, "revision": R}`, where the id
-///   is made when the file is created and kept by every save, and the revision is one more
-///   than the highest the saving process has seen (see ``FileRevision``). A file without the
-///   two (written before them) still loads.
+/// - Each save names itself: the file holds `{"document": ..., "formatVersion": N, "saves":
+///   [...]}`, where `saves` is a random id for the save that wrote it, then those of the saves
+///   its version came after (see ``SaveHistory``). A file without `saves` (written before them)
+///   still loads.
 ///
 /// Loading and saving run off the caller's actor (`@concurrent`): encoding a large document does
 /// not block the main actor. The calls that block their thread (reading, writing, `fsync`,
@@ -52,6 +51,9 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     /// Writes `document` in the current format, atomically and durably, over whatever the file
     /// holds.
+    ///
+    /// The new file names the saves the file it replaces named, after its own, if that file can
+    /// be read.
     ///
     /// The save holds the document's lock (see ``save(_:over:merge:)``), so it never interleaves
     /// with another process's save, and removes the temporary files a killed save left behind.
@@ -99,8 +101,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             }
             AtomicFile.removeLeftovers(of: url)
             // Whatever another save wrote meanwhile, this one replaces it.
-            let old = replacing ? (try? AtomicFile.read(url)).flatMap { revision(in: $0) } : nil
-            let bytes = try encode(document, revision: Self.revision(after: old, highest: 0))
+            let old = replacing ? (try? AtomicFile.read(url)).flatMap { history(in: $0) } : nil
+            let bytes = try encode(document, history: (old ?? SaveHistory()).savedAgain())
             return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
         }
     }
@@ -112,20 +114,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         throws(PersistenceError) -> SaveDurability
     {
         try AtomicFile.write(
-            encode(document, revision: Self.revision(after: nil)), to: url, steps: steps)
-    }
-
-    /// The revision a save writes over a file that held `old` (`nil`: no readable file), by a
-    /// process that has seen revisions up to `highest`: the file's document id (a new one for a
-    /// new document), and one more than the highest number either has.
-    static func revision(after old: FileRevision?, highest: Int = 0, documentID: String? = nil)
-        -> FileRevision
-    {
-        let top = max(highest, old?.number ?? 0)
-        // A file may say anything, Int.max too: the count stops there rather than overflow.
-        return FileRevision(
-            documentID: old?.documentID ?? documentID ?? UUID().uuidString,
-            number: top == Int.max ? top : top + 1)
+            encode(document, history: SaveHistory().savedAgain()), to: url, steps: steps)
     }
 
     /// The file's bytes, or `nil` if there is none (blocks its thread).
@@ -134,8 +123,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         try AtomicFile.read(url)
     }
 
-    /// The bytes a save writes: the envelope with the current version and `revision`.
-    package func encode(_ document: Document, revision: FileRevision) throws(PersistenceError)
+    /// The bytes a save writes: the envelope with the current version and `history`.
+    package func encode(_ document: Document, history: SaveHistory) throws(PersistenceError)
         -> Data
     {
         do {
@@ -144,7 +133,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             return try encoder.encode(
                 Envelope(
                     formatVersion: format.currentVersion, document: document,
-                    documentID: revision.documentID, revision: revision.number))
+                    saves: history.saves))
         } catch {
             throw .unwritable(path: path, reason: "the document cannot be encoded: \(error)")
         }
@@ -152,18 +141,17 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     /// The document in `data`, as a load finds it.
     package func decode(_ data: Data) throws(PersistenceError) -> Document {
-        try decodeWithRevision(data).document
+        try decodeWithHistory(data).document
     }
 
-    /// The revision `data` holds, read without decoding the document; `nil` if it cannot be read.
-    private func revision(in data: Data) -> FileRevision? {
-        (try? JSONDecoder().decode(RevisionFields.self, from: data))
-            .map { FileRevision(documentID: $0.documentID, number: $0.revision ?? 0) }
+    /// The saves `data` names, read without decoding the document; `nil` if it cannot be read.
+    private func history(in data: Data) -> SaveHistory? {
+        (try? JSONDecoder().decode(SavesField.self, from: data)).map { SaveHistory($0.saves ?? []) }
     }
 
-    /// The document in `data`, as a load finds it, and the revision the file holds.
-    package func decodeWithRevision(_ data: Data) throws(PersistenceError)
-        -> (document: Document, revision: FileRevision)
+    /// The document in `data`, as a load finds it, and the saves the file names.
+    package func decodeWithHistory(_ data: Data) throws(PersistenceError)
+        -> (document: Document, history: SaveHistory)
     {
         let envelope: VersionedEnvelope
         do {
@@ -200,12 +188,12 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         if let problem = format.validate(document) {
             throw .brokenRule(path: path, reason: problem)
         }
-        return (document, FileRevision(documentID: envelope.documentID, number: envelope.revision))
+        return (document, SaveHistory(envelope.saves))
     }
 
     /// The envelope's own fields.
     private static var envelopeFields: Set<String> {
-        ["formatVersion", "document", "documentID", "revision"]
+        ["formatVersion", "document", "saves"]
     }
 
     /// A field of the envelope that a save would lose, with its line and column, when the format
@@ -279,14 +267,12 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private struct Envelope: Encodable {
         var formatVersion: Int
         var document: Document
-        var documentID: String?
-        var revision: Int
+        var saves: [String]
     }
 
-    /// The envelope's numbering alone.
-    private struct RevisionFields: Decodable {
-        var documentID: String?
-        var revision: Int?
+    /// The envelope's saves alone.
+    private struct SavesField: Decodable {
+        var saves: [String]?
     }
 
     /// What a load reads, in one pass: the version, and the document decoded as the current
@@ -294,11 +280,10 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private struct VersionedEnvelope: Decodable {
         var formatVersion: Int
         var document: Result<Document, any Error>
-        var documentID: String?
-        var revision: Int
+        var saves: [String]
 
         private enum CodingKeys: String, CodingKey {
-            case formatVersion, document, documentID, revision
+            case formatVersion, document, saves
         }
 
         /// Any field name, so that one this version does not know can be named.
@@ -326,7 +311,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                         codingPath: [],
                         debugDescription:
                             "it has a top-level field “\(unknown.stringValue)” that this version does "
-                            + "not know (the fields are document, documentID, formatVersion and revision); "
+                            + "not know (the fields are document, formatVersion and saves); "
                             + "a save would drop it"
                     ))
             }
@@ -344,14 +329,38 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             } else {
                 formatVersion = try container.decode(Int.self, forKey: .formatVersion)
             }
-            documentID = try container.decodeIfPresent(String.self, forKey: .documentID)
-            revision = try container.decodeIfPresent(Int.self, forKey: .revision) ?? 0
-            if revision < 0 {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .revision, in: container,
-                    debugDescription: "a revision counts saves, so it is never below 0")
-            }
+            saves = try Self.saves(in: container)
             document = Result { try container.decode(Document.self, forKey: .document) }
+        }
+
+        /// The saves the envelope names: a list of save ids as this package writes them, or
+        /// none (a file written before saves were named).
+        private static func saves(in container: KeyedDecodingContainer<CodingKeys>) throws
+            -> [String]
+        {
+            guard container.contains(.saves) else { return [] }
+            let problem = { (detail: String) in
+                DecodingError.dataCorruptedError(
+                    forKey: .saves, in: container, debugDescription: detail)
+            }
+            guard let saves = try? container.decode([String].self, forKey: .saves) else {
+                throw problem("it should be a list of save ids, each a string")
+            }
+            if let bad = saves.firstIndex(where: { !isSaveID($0) }) {
+                throw problem(
+                    "save id \(bad + 1) is not 1 to 64 letters, digits and hyphens, as a save writes"
+                )
+            }
+            return saves
+        }
+
+        /// Whether `text` could name a save: 1 to 64 ASCII letters, digits and hyphens.
+        private static func isSaveID(_ text: String) -> Bool {
+            (1...64).contains(text.utf8.count)
+                && text.utf8.allSatisfy { byte in
+                    byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39)
+                        || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+                }
         }
     }
 }

@@ -19,23 +19,23 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     /// The file's identity when the bytes were read or written, to skip a re-read that would
     /// find them unchanged.
     let identity: FileIdentity?
-    /// Which save of which document the file held.
-    public let revision: FileRevision
-    /// The highest revision number of this document this process has read or written: the next
-    /// save writes one more, even after the file went back to an older copy.
-    public let highestRevision: Int
+    /// The saves the file names, newest first: the one that wrote it, then those it came after.
+    public let history: SaveHistory
+    /// The saves this process knows its own version comes after: those of every file it wrote
+    /// or took in. A file whose newest save is one of them is an older copy put back.
+    public let lineage: SaveHistory
 
-    /// A snapshot of a file that held `bytes` (`nil`: no file), read as `document`, at
-    /// `revision`; `highestRevision` is at least the revision's number.
+    /// A snapshot of a file that held `bytes` (`nil`: no file), read as `document`, written by
+    /// the saves in `history`, in a process that knows `lineage` too.
     package init(
         document: Document?, bytes: [UInt8]?, identity: FileIdentity? = nil,
-        revision: FileRevision = .unnumbered, highestRevision: Int = 0
+        history: SaveHistory = SaveHistory(), lineage: SaveHistory = SaveHistory()
     ) {
         self.document = document
         self.bytes = bytes
         self.identity = identity
-        self.revision = revision
-        self.highestRevision = max(highestRevision, revision.number)
+        self.history = history
+        self.lineage = history.joined(with: lineage)
     }
 
     /// The snapshot of a file that does not exist (yet).
@@ -43,79 +43,98 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
         DocumentSnapshot(document: nil, bytes: nil, identity: nil)
     }
 
-    /// The snapshot of this document's file once it was deleted: no file, but the document's id
-    /// and count go on, so that a copy put back later is still known for an older one.
+    /// The snapshot of this document's file once it was deleted: no file, but the saves it
+    /// named are still known, so that a copy put back later is known for an older one.
     var deleted: DocumentSnapshot {
         DocumentSnapshot(
-            document: nil, bytes: nil, identity: nil, revision: revision,
-            highestRevision: highestRevision)
+            document: nil, bytes: nil, identity: nil, history: history, lineage: lineage)
     }
 
-    /// This snapshot, having seen revisions up to `highestRevision` too.
-    func with(highestRevision: Int) -> DocumentSnapshot {
+    /// This snapshot, knowing the saves in `lineage` too.
+    func knowing(_ lineage: SaveHistory) -> DocumentSnapshot {
         DocumentSnapshot(
-            document: document, bytes: bytes, identity: identity, revision: revision,
-            highestRevision: max(highestRevision, self.highestRevision))
+            document: document, bytes: bytes, identity: identity, history: history,
+            lineage: self.lineage.joined(with: lineage))
     }
 
     /// This snapshot with another identity, the same in every other way.
     func with(identity: FileIdentity?) -> DocumentSnapshot {
         DocumentSnapshot(
-            document: document, bytes: bytes, identity: identity, revision: revision,
-            highestRevision: highestRevision)
+            document: document, bytes: bytes, identity: identity, history: history,
+            lineage: lineage)
     }
 
-    /// How a file that holds `revision` stands to this snapshot, the version this process last
+    /// How a file whose saves are `file` stands to this snapshot, the version this process last
     /// read or wrote.
     ///
-    /// Another document id is ``FileLineage/otherDocument``; a lower revision of this document
-    /// is ``FileLineage/older``; anything else (a higher revision, or the same one edited by
-    /// hand or by a program that keeps no count) is ``FileLineage/later``. A file written before
-    /// revisions holds neither an id nor a count, and is never another document. A snapshot of
-    /// no file keeps the id and count of the file that was deleted, if there was one.
-    public func lineage(of revision: FileRevision) -> FileLineage {
-        if let mine = self.revision.documentID, let theirs = revision.documentID, mine != theirs {
-            return .otherDocument
-        }
-        if revision.number < self.revision.number { return .older }
-        return .later
+    /// - The same newest save (edited by hand since), or one that names this snapshot's newest
+    ///   save among those it came after: ``FileLineage/later``. So is anything, when this
+    ///   snapshot names no save (no file, or one written before saves were named).
+    /// - A newest save this process already came after: ``FileLineage/older``, a copy put back.
+    /// - Anything else: ``FileLineage/unrelated``, a copy edited elsewhere, another list, or a
+    ///   file written before saves were named put over this one.
+    public func lineage(of file: SaveHistory) -> FileLineage {
+        guard let mine = history.newest else { return .later }
+        if file.newest == mine { return .later }
+        if let theirs = file.newest, lineage.saves.contains(theirs) { return .older }
+        return file.saves.contains(mine) ? .later : .unrelated
     }
 }
 
-/// Which save of which document a file holds: the envelope's `documentID` and `revision`.
+/// The saves a document file names, newest first: the one that wrote it, then those its
+/// version came after, at most ``limit``.
 ///
 /// The three-way merge reads a row missing from the file as deleted by another program. That is
 /// only true of a file that came *after* the version this process last saw; a backup put back,
-/// or another list moved over the file, lacks rows nobody deleted. The revision tells them
-/// apart: every save writes one more than the highest this process has seen, and keeps the
-/// document's id.
-public struct FileRevision: Equatable, Sendable {
-    /// The document's id, made by the save that created the file and kept by every later one;
-    /// `nil` in a file written before ids.
-    public var documentID: String?
-    /// How many saves the document has had, as counted by the programs that saved it; 0 in a
-    /// file written before revisions.
-    public var number: Int
+/// a copy edited elsewhere, or another list moved over the file lacks rows nobody deleted. The
+/// file's own bytes cannot say which, so each save names itself (a random id) and the saves it
+/// came after (see ``DocumentSnapshot/lineage(of:)``).
+public struct SaveHistory: Equatable, Sendable {
+    /// How many saves a file names: enough that a process that last looked a few saves ago still
+    /// finds its version among them.
+    public static let limit = 32
 
-    /// Creates a revision.
-    public init(documentID: String?, number: Int) {
-        self.documentID = documentID
-        self.number = number
+    /// The saves' ids, newest first; empty for a file written before saves were named.
+    public let saves: [String]
+
+    /// A history of `saves`, newest first (the first ``limit`` of them).
+    public init(_ saves: [String] = []) {
+        self.saves = Array(saves.prefix(Self.limit))
     }
 
-    /// What a file written before revisions holds: no id, no count.
-    public static var unnumbered: FileRevision { FileRevision(documentID: nil, number: 0) }
+    /// The save that wrote the file.
+    public var newest: String? { saves.first }
+
+    /// This history with a new save in front: what a save of a version that came after it
+    /// writes.
+    func savedAgain() -> SaveHistory {
+        SaveHistory([UUID().uuidString] + saves)
+    }
+
+    /// This history followed by the saves of `other` it does not name, taken in turn from each
+    /// so that neither crowds the other out.
+    func joined(with other: SaveHistory) -> SaveHistory {
+        var seen = Set<String>()
+        var joined: [String] = []
+        for index in 0..<max(saves.count, other.saves.count) {
+            for side in [saves, other.saves] where index < side.count {
+                if seen.insert(side[index]).inserted { joined.append(side[index]) }
+            }
+        }
+        return SaveHistory(joined)
+    }
 }
 
 /// How the file a process finds stands to the version it last read or wrote; see
 /// ``DocumentSnapshot/lineage(of:)``.
 public enum FileLineage: Equatable, Sendable {
-    /// A later version of the same document: what it lacks, another program deleted.
+    /// A later version of the same list: what it lacks, another program deleted.
     case later
-    /// An older copy of the same document, put back: what it lacks was not deleted.
+    /// An older copy, put back: what it lacks was not deleted, and the list open here replaces it.
     case older
-    /// Another document moved over the file: neither side's rows were deleted by the other.
-    case otherDocument
+    /// A version that did not come from the one open here: merged with no base, so that neither
+    /// side's rows are taken as deleted by the other.
+    case unrelated
 }
 
 extension DocumentSnapshot: Equatable where Document: Equatable {}

@@ -249,10 +249,10 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
                 state.base = snapshot
             case .changed(let snapshot):
                 let before = state.base
-                state.base = snapshot.with(highestRevision: before.highestRevision)
+                state.base = snapshot.knowing(before.lineage)
                 if let file = snapshot.document {
                     state.stage = .reconciling(file: file, then: then)
-                    return [before.reconciling(file, at: snapshot.revision)]
+                    return [before.reconciling(file, savedBy: snapshot.history)]
                 }
             case .deleted:
                 state.base = state.base.deleted
@@ -344,22 +344,21 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
 }
 
 extension DocumentSnapshot where Document: Equatable {
-    /// The request to take in `file`, found at `revision` by a check against this snapshot: with
-    /// this snapshot as the base for a later version; with the file itself as the base for an
-    /// older copy, so that nothing it lacks is taken as deleted and the owner's version, which
-    /// then differs from the file, is written over it; with no base for another document.
-    fileprivate func reconciling(_ file: Document, at revision: FileRevision)
+    /// The request to take in `file`, whose saves are `history`, found by a check against this
+    /// snapshot: with this snapshot as the base for a later version; with the file itself as the
+    /// base for an older copy, so that nothing it lacks is taken as deleted and the owner's
+    /// version, which then differs from the file, is written over it; with no base for a version
+    /// that did not come from this one.
+    fileprivate func reconciling(_ file: Document, savedBy history: SaveHistory)
         -> SaverState<Document>.Effect
     {
-        switch lineage(of: revision) {
+        switch lineage(of: history) {
         case .later:
             return .reconcile(base: document, file: file, notices: [])
         case .older:
-            return .reconcile(
-                base: file, file: file,
-                notices: [SaverNotice.older(found: revision.number, seen: self.revision.number)])
-        case .otherDocument:
-            return .reconcile(base: nil, file: file, notices: [SaverNotice.otherDocument])
+            return .reconcile(base: file, file: file, notices: [SaverNotice.older])
+        case .unrelated:
+            return .reconcile(base: nil, file: file, notices: [SaverNotice.unrelated])
         }
     }
 }
@@ -373,13 +372,12 @@ package enum SaverNotice {
     package static func unreadable(_ reason: String) -> String {
         "another program left something at the file that cannot be read (\(reason)); the list open here is kept, and is written again at the next save, or beside the file when the program ends if it cannot be"
     }
-    /// The file went back to an older copy of the document.
-    package static func older(found: Int, seen: Int) -> String {
-        "the file went back to an older copy (revision \(found), after this program had read or written revision \(seen)); nothing the copy lacks is taken as deleted, and the list open here replaces it"
-    }
-    /// Another document was put in the file's place.
-    package static let otherDocument =
-        "another program put a different list in the file's place (not a copy of the one open here); the two were merged, and neither is taken as deleting the other's rows"
+    /// The file went back to an older copy of the list.
+    package static let older =
+        "the file went back to an older copy of this list; nothing the copy lacks is taken as deleted, and the list open here replaces it"
+    /// The file holds a version that did not come from the one open here.
+    package static let unrelated =
+        "the file now holds a list that did not come from the one open here (a copy edited elsewhere, or another list); the two were merged, keeping the rows of both"
     /// A write found the file deleted and made it anew.
     package static let recreated =
         "the file had been deleted by another program; it was written again with the open document"

@@ -151,7 +151,8 @@ struct AttractionsFaultTests {
         #expect(made.status == 0, "\(made.errors)")
 
         #expect(rename(other, store) == 0)
-        #expect(await sample.waitForOutput(containing: "a different list") != nil)
+        #expect(
+            await sample.waitForOutput(containing: "did not come from the one open here") != nil)
         sample.send("add Eiffel")
         #expect(await sample.waitForOutput(containing: "Eiffel") != nil)
         let run = try await sample.finish()

@@ -154,61 +154,77 @@ struct SaverStateTests {
         #expect(state.status == .saved)
     }
 
-    /// The file as a save numbered `revision` of document `id` left it.
-    private func file(_ document: String, id: String, revision: Int) -> DocumentSnapshot<String> {
+    /// The file as a save named `saves[0]` left it, having come after the rest of `saves`.
+    private func file(_ document: String, saves: [String]) -> DocumentSnapshot<String> {
         DocumentSnapshot(
-            document: document, bytes: Array(document.utf8),
-            revision: FileRevision(documentID: id, number: revision))
+            document: document, bytes: Array(document.utf8), history: SaveHistory(saves))
     }
 
     @Test(
-        "a check that finds an older copy of the document takes it in against itself, so nothing it lacks is deleted, and says so"
+        "a check that finds an older copy takes it in against itself, so nothing it lacks is deleted, and says so"
     )
     func olderCopyChecked() {
-        var state = State(base: file("v5", id: "A", revision: 5))
+        var state = State(base: file("v3", saves: ["c", "b", "a"]))
         _ = state.checkDue()
 
         #expect(
-            state.fileChecked(.changed(file("v3", id: "A", revision: 3)))
-                == [
-                    .reconcile(
-                        base: "v3", file: "v3", notices: [SaverNotice.older(found: 3, seen: 5)])
-                ])
-        #expect(state.base.revision.number == 3)
-        #expect(state.base.highestRevision == 5, "the next save writes 6, not 4")
-        #expect(state.reconciled("v5") == [.publishStatus, .startTimer(generation: 1)])
-        #expect(state.pending == "v5")
+            state.fileChecked(.changed(file("v1", saves: ["a"])))
+                == [.reconcile(base: "v1", file: "v1", notices: [SaverNotice.older])])
+        #expect(state.base.history == SaveHistory(["a"]))
+        #expect(Set(state.base.lineage.saves) == ["a", "b", "c"], "what it came after is kept")
+        #expect(state.reconciled("v3") == [.publishStatus, .startTimer(generation: 1)])
+        #expect(state.pending == "v3")
     }
 
-    @Test("a check that finds another document takes it in with no base, and says so")
-    func otherDocumentChecked() {
-        var state = State(base: file("mine", id: "A", revision: 5))
+    @Test("a second older copy, put back before the first was replaced, is older too")
+    func twoOlderCopies() {
+        var state = State(base: file("v3", saves: ["c", "b", "a"]))
+        _ = state.checkDue()
+        _ = state.fileChecked(.changed(file("v1", saves: ["a"])))
+        _ = state.reconciled("v3")
         _ = state.checkDue()
 
         #expect(
-            state.fileChecked(.changed(file("theirs", id: "B", revision: 9)))
-                == [.reconcile(base: nil, file: "theirs", notices: [SaverNotice.otherDocument])])
+            state.fileChecked(.changed(file("v2", saves: ["b", "a"])))
+                == [.reconcile(base: "v2", file: "v2", notices: [SaverNotice.older])])
     }
 
-    @Test("a check that finds a later revision, or the same one edited by hand, merges as usual")
-    func laterChecked() {
-        for revision in [5, 6] {
-            var state = State(base: file("v5", id: "A", revision: 5))
+    @Test(
+        "a check that finds a version that did not come from this one takes it in with no base, and says so"
+    )
+    func unrelatedChecked() {
+        for saves in [["x"], ["x", "a"], []] {
+            var state = State(base: file("mine", saves: ["b", "a"]))
             _ = state.checkDue()
             #expect(
-                state.fileChecked(.changed(file("v6", id: "A", revision: revision)))
-                    == [.reconcile(base: "v5", file: "v6", notices: [])])
+                state.fileChecked(.changed(file("theirs", saves: saves)))
+                    == [.reconcile(base: nil, file: "theirs", notices: [SaverNotice.unrelated])],
+                "\(saves)")
         }
     }
 
-    @Test("a deleted file keeps its document's id and count, so a copy put back is older")
-    func deletedKeepsCount() {
-        var state = State(base: file("v5", id: "A", revision: 5))
+    @Test(
+        "a check that finds a later save, the same one edited by hand, or a file from before save ids, merges as usual"
+    )
+    func laterChecked() {
+        for (base, theirs) in [
+            (["b", "a"], ["c", "b", "a"]), (["b", "a"], ["b", "a"]), ([], ["c"]),
+        ] {
+            var state = State(base: file("v2", saves: base))
+            _ = state.checkDue()
+            #expect(
+                state.fileChecked(.changed(file("v3", saves: theirs)))
+                    == [.reconcile(base: "v2", file: "v3", notices: [])], "\(base) \(theirs)")
+        }
+    }
+
+    @Test("a deleted file keeps the saves it named, so a copy put back is older")
+    func deletedKeepsSaves() {
+        var state = State(base: file("v2", saves: ["b", "a"]))
         _ = state.checkDue()
         _ = state.fileChecked(.deleted)
-        #expect(state.base.revision == FileRevision(documentID: "A", number: 5))
         #expect(state.base.document == nil)
-        #expect(state.base.lineage(of: FileRevision(documentID: "A", number: 2)) == .older)
+        #expect(state.base.lineage(of: SaveHistory(["a"])) == .older)
     }
 
     @Test("a check that finds the file touched but unchanged takes its new identity as the base")
