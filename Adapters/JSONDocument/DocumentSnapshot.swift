@@ -21,8 +21,10 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     let identity: FileIdentity?
     /// The saves the file names, newest first: the one that wrote it, then those it came after.
     public let history: SaveHistory
-    /// The saves this process knows its own version comes after: those of every file it wrote
-    /// or took in. A file whose newest save is one of them is an older copy put back.
+    /// The saves this process knows its own version comes after.
+    ///
+    /// Those of every file it wrote or took in: a file whose newest save is one of them is an
+    /// older copy put back.
     public let lineage: SaveHistory
 
     /// A snapshot of a file that held `bytes` (`nil`: no file), read as `document`, written by

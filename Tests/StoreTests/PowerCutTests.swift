@@ -121,7 +121,8 @@ struct PowerCutTests {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
         let disk = SimulatedDisk(
-            target: folder.file("a.json").path, contents: try file.encode(old, history: SaveHistory()),
+            target: folder.file("a.json").path,
+            contents: try file.encode(old, history: SaveHistory()),
             ignoresSync: ignoringSyncs)
 
         try file.save(new, steps: disk)
