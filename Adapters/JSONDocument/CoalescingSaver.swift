@@ -1,3 +1,4 @@
+import Foundation
 public import MVCObservation
 public import MVCStore
 public import MVCTracing
@@ -112,11 +113,16 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// (see ``FileChangeWatcher``), until the saver is released; where the system cannot say,
     /// checks every `fallbackInterval` instead.
     ///
+    /// A file named through a symbolic link is watched at the link and at its target as the
+    /// link points now: saves replace the target, in the target's folder.
+    ///
     /// - Returns: Whether the system's notices are used (`false`: polling).
     @discardableResult
     public func watchForSaves(fallbackInterval: Duration = .milliseconds(500)) -> Bool {
         fileWatcher?.cancel()
-        fileWatcher = FileChangeWatcher(files: [file.url]) { [weak self] in
+        let target = (try? AtomicFile.resolvedPath(file.url)).map { URL(fileURLWithPath: $0) }
+        let files = [file.url] + [target].compactMap { $0 }.filter { $0.path != file.url.path }
+        fileWatcher = FileChangeWatcher(files: files) { [weak self] in
             Task { @MainActor in self?.checkSoon() }
         }
         if fileWatcher == nil { watch(every: fallbackInterval) }

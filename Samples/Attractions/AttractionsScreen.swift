@@ -105,7 +105,10 @@ final class AttractionsScreen {
 
     private func currentText() -> String {
         if let editor {
+            // A note that came while editing is shown now: the save that closes the editor
+            // changes the list, which takes the note off the list screen before it is drawn.
             Self.text(for: editor.viewState)
+                + (list.viewState.notice.map { "\n  note: \($0.terminalSafe)" } ?? "")
         } else {
             Self.text(for: list.viewState, from: windowStart)
         }

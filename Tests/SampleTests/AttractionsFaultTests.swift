@@ -141,6 +141,37 @@ struct AttractionsFaultTests {
         #expect(!run.output.contains("deleted in another process"))
     }
 
+    @Test("a note that comes while the editor is open is shown before the editor's save")
+    func noteWhileEditing() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let made = try await SampleRunner.run(
+            "attractions", ["--store", store], script: "add One\nadd Two\n")
+        #expect(made.status == 0, "\(made.errors)")
+        let sample = try LiveSample("attractions", ["--store", store])
+        sample.send("edit 1")
+        #expect(await sample.waitForOutput(containing: "Editing an attraction") != nil)
+
+        let other = try await SampleRunner.run(
+            "attractions", ["--store", store], script: "delete 2\n")
+        #expect(other.status == 0, "\(other.errors)")
+        // The editor's screen is drawn after a command: type until the note is on it.
+        var shown = false
+        for _ in 0..<100 where !shown {
+            sample.send("name One edited")
+            shown =
+                await sample.waitForOutput(
+                    containing: "“Two” was deleted in another process", seconds: 0.3) != nil
+        }
+        #expect(shown)
+        sample.send("save")
+        let run = try await sample.finish()
+
+        let note = try #require(run.output.range(of: "note: “Two” was deleted"))
+        let saved = try #require(run.output.range(of: "1. One edited"))
+        #expect(note.lowerBound < saved.lowerBound)
+        #expect(try await names() == ["One edited"])
+    }
+
     @Test("another list renamed over the open file is merged with it, and the screen says so")
     func otherListRenamedOver() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -18,6 +18,31 @@ struct SharedFileTests {
             at: folder.file("a.json"), delay: delay, clock: clock, watchInterval: watch)
     }
 
+    @Test(
+        "a store opened through a symbolic link to another folder is told of a save to the target at once"
+    )
+    func linkedFileWatched() async throws {
+        let folder = try TemporaryFolder()
+        let elsewhere = try TemporaryFolder()
+        let target = elsewhere.file("real.json")
+        let link = folder.file("a.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let (store, saver) = try await AttractionStore.open(at: link)
+        // Notices only: a poll this slow would not come within the test.
+        #expect(saver.watchForSaves(fallbackInterval: .seconds(3_600)))
+        let other = try await OtherStoreProcess(target, watch: nil)
+
+        _ = try await other.add("Orsay", at: 0)
+        try await other.run("flush")
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while store.elements.isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+
+        #expect(store.elements.map(\.name) == ["Orsay"])
+        try await other.close()
+    }
+
     @Test("a save never overwrites what another process saved since this one read the file")
     func noLostAddition() async throws {
         let folder = try TemporaryFolder()
