@@ -48,7 +48,7 @@ enum SharingBenchmarks {
         Comparison(
             name: "a save of 100,000 attractions with the change check (read and compare the file)",
             measured: locked / 1e6, reference: plain / 1e6,
-            referenceName: "(a plain save, which takes the lock and reads the file's revision too)",
+            referenceName: "(a plain save, which takes the lock and reads the file's saves too)",
             unit: "ms",
             target: .atMost(1.1)
         ).print()
