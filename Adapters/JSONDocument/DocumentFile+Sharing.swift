@@ -107,7 +107,12 @@ extension DocumentFile {
                 let result = Self.merge(theirs, into: document, over: base, merge: merge)
                 merged = result
                 written = result.document
-                cameAfter = theirs.history.joined(with: base.lineage)
+                // The saves most recently made first: the file's, unless it is an older copy,
+                // whose saves this process's version came after.
+                cameAfter =
+                    base.lineage(of: theirs.history) == .older
+                    ? base.lineage.followed(by: theirs.history, limit: SaveHistory.lineageLimit)
+                    : theirs.history.followed(by: base.lineage, limit: SaveHistory.lineageLimit)
             }
             let history = cameAfter.savedAgain()
             let bytes = try encode(written, history: history)
@@ -127,7 +132,8 @@ extension DocumentFile {
                 identity = nil
             }
             let snapshot = DocumentSnapshot(
-                document: written, bytes: [UInt8](bytes), identity: identity, history: history)
+                document: written, bytes: [UInt8](bytes), identity: identity, history: history,
+                lineage: history.followed(by: cameAfter, limit: SaveHistory.lineageLimit))
             return SaveOutcome(
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)

@@ -8,7 +8,8 @@ public import MVCStore
 /// another process saved since, and this process's version is merged with the file's against
 /// the snapshot's document instead of overwriting it.
 public struct DocumentSnapshot<Document: Sendable>: Sendable {
-    /// The document, or `nil` when there was no file.
+    /// The document as the file held it, or `nil` when there was no file; a snapshot of a file
+    /// since deleted keeps the document it held, as the base of the next merge.
     public let document: Document?
     /// The bytes the file held; `nil` when there was no file.
     ///
@@ -37,7 +38,9 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
         self.bytes = bytes
         self.identity = identity
         self.history = history
-        self.lineage = history.joined(with: lineage)
+        // The lineage's order is the caller's (the saves to keep in view first); the file's own
+        // saves are part of it in any case.
+        self.lineage = lineage.followed(by: history, limit: SaveHistory.lineageLimit)
     }
 
     /// The snapshot of a file that does not exist (yet).
@@ -45,18 +48,22 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
         DocumentSnapshot(document: nil, bytes: nil, identity: nil)
     }
 
-    /// The snapshot of this document's file once it was deleted: no file, but the saves it
-    /// named are still known, so that a copy put back later is known for an older one.
+    /// The snapshot of this document's file once it was deleted: no file, but its document and
+    /// saves are still known, so that a file made again from a later version is merged against
+    /// it (nothing it lacks comes back), and a copy put back is known for an older one.
     var deleted: DocumentSnapshot {
         DocumentSnapshot(
-            document: nil, bytes: nil, identity: nil, history: history, lineage: lineage)
+            document: document, bytes: nil, identity: nil, history: history, lineage: lineage)
     }
 
-    /// This snapshot, knowing the saves in `lineage` too.
-    func knowing(_ lineage: SaveHistory) -> DocumentSnapshot {
+    /// This snapshot, knowing the saves in `lineage` too: after its own, or, for a snapshot of an
+    /// older copy, before them (the saves most recently made are the ones to keep in view).
+    func knowing(_ lineage: SaveHistory, first: Bool = false) -> DocumentSnapshot {
         DocumentSnapshot(
             document: document, bytes: bytes, identity: identity, history: history,
-            lineage: self.lineage.joined(with: lineage))
+            lineage: first
+                ? lineage.followed(by: self.lineage, limit: SaveHistory.lineageLimit)
+                : self.lineage.followed(by: lineage, limit: SaveHistory.lineageLimit))
     }
 
     /// This snapshot with another identity, the same in every other way.
@@ -95,35 +102,32 @@ public struct SaveHistory: Equatable, Sendable {
     /// How many saves a file names: enough that a process that last looked a few saves ago still
     /// finds its version among them.
     public static let limit = 32
+    /// How many saves a process remembers its version came after, to know an older copy put
+    /// back: more than a file names, since it costs only memory.
+    public static let lineageLimit = 1_024
 
     /// The saves' ids, newest first; empty for a file written before saves were named.
     public let saves: [String]
 
-    /// A history of `saves`, newest first (the first ``limit`` of them).
-    public init(_ saves: [String] = []) {
-        self.saves = Array(saves.prefix(Self.limit))
+    /// A history of `saves`, newest first (the first `limit` of them).
+    public init(_ saves: [String] = [], limit: Int = Self.limit) {
+        self.saves = Array(saves.prefix(limit))
     }
 
     /// The save that wrote the file.
     public var newest: String? { saves.first }
 
-    /// This history with a new save in front: what a save of a version that came after it
-    /// writes.
+    /// This history with a new save in front, as a file names its saves: what a save of a
+    /// version that came after it writes.
     func savedAgain() -> SaveHistory {
         SaveHistory([UUID().uuidString] + saves)
     }
 
-    /// This history followed by the saves of `other` it does not name, taken in turn from each
-    /// so that neither crowds the other out.
-    func joined(with other: SaveHistory) -> SaveHistory {
+    /// This history, then the saves of `other` it does not name, the first `limit` of them.
+    func followed(by other: SaveHistory, limit: Int = Self.limit) -> SaveHistory {
         var seen = Set<String>()
-        var joined: [String] = []
-        for index in 0..<max(saves.count, other.saves.count) {
-            for side in [saves, other.saves] where index < side.count {
-                if seen.insert(side[index]).inserted { joined.append(side[index]) }
-            }
-        }
-        return SaveHistory(joined)
+        return SaveHistory(
+            (saves + other.saves).filter { seen.insert($0).inserted }, limit: limit)
     }
 }
 

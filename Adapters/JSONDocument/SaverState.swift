@@ -249,7 +249,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
                 state.base = snapshot
             case .changed(let snapshot):
                 let before = state.base
-                state.base = snapshot.knowing(before.lineage)
+                state.base = snapshot.knowing(
+                    before.lineage, first: before.lineage(of: snapshot.history) == .older)
                 if let file = snapshot.document {
                     state.stage = .reconciling(file: file, then: then)
                     return [before.reconciling(file, savedBy: snapshot.history)]

@@ -36,7 +36,8 @@ final class AttractionsScreen {
                 guard let self else { return }
                 self.tracer.record(from: .presenter, to: .view, "list view state changed")
                 self.needsRender = true
-                if self.isWaitingForCommand && self.editor == nil {
+                // The editor's screen shows the list's note too, so it is redrawn for one.
+                if self.isWaitingForCommand {
                     let text = self.currentText()
                     guard text != self.lastDrawn else { return }
                     self.needsRender = false

@@ -298,6 +298,69 @@ struct SaveHistoryTests {
         #expect(kept.isSuperset(of: ["Two", "Three", "Four", "Five", "Six"]), "\(kept)")
     }
 
+    @Test(
+        "a recent copy put back after several older ones is still older: the saves most recently made stay in view"
+    )
+    func recentCopyAfterOldOnes() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await open(url, watch: .milliseconds(10))
+        let (token, told) = notices(of: opened.store)
+        defer { token.cancel() }
+        for index in 0..<SaveHistory.limit {
+            try opened.store.add(Attraction(name: "Row \(index)"))
+            try await opened.saver.flush()
+        }
+        let old = try Data(contentsOf: url)
+        for index in 0..<6 {
+            try opened.store.add(Attraction(name: "k\(index)"))
+            try await opened.saver.flush()
+        }
+        try opened.store.add(Attraction(name: "Gone"))
+        try await opened.saver.flush()
+        let recent = try Data(contentsOf: url)
+        _ = try opened.store.delete(at: opened.store.elements.count - 1)
+        try await opened.saver.flush()
+
+        for round in 1...5 {
+            try old.write(to: url, options: .atomic)
+            #expect(await eventually { told().filter { $0 == SaverNotice.older }.count == round })
+            try await opened.saver.flush()
+        }
+        try recent.write(to: url, options: .atomic)
+        #expect(await eventually { told().filter { $0 == SaverNotice.older }.count == 6 })
+        try await opened.saver.flush()
+
+        #expect(!(try await names(url)).contains("Gone"))
+        #expect(!told().contains(SaverNotice.unrelated), "\(told())")
+    }
+
+    @Test(
+        "a file deleted and made again by another process from the list it had is merged against the last one: its deletion stands"
+    )
+    func deletedThenMadeAgain() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await open(url, watch: .milliseconds(10))
+        let (token, told) = notices(of: opened.store)
+        defer { token.cancel() }
+        try opened.store.add(Attraction(name: "Drop"))
+        try opened.store.add(Attraction(name: "Keep"))
+        try await opened.saver.flush()
+        let other = try await OtherStoreProcess(url, watch: .milliseconds(10))
+
+        try FileManager.default.removeItem(at: url)
+        #expect(await eventually { told().contains(SaverNotice.deleted) })
+        try await other.run("delete 0")
+        try await other.run("flush")
+
+        #expect(await eventually { opened.store.elements.map(\.name) == ["Keep"] })
+        try await opened.saver.flush()
+        #expect(try await names(url) == ["Keep"])
+        #expect(told().contains("“Drop” was deleted in another process"), "\(told())")
+        try await other.close()
+    }
+
     @Test("rows another process deleted leave this store too, and a notice names them")
     func deletionsNamed() async throws {
         let folder = try TemporaryFolder()

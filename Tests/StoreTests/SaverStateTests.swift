@@ -218,13 +218,19 @@ struct SaverStateTests {
         }
     }
 
-    @Test("a deleted file keeps the saves it named, so a copy put back is older")
+    @Test(
+        "a deleted file keeps its document and saves: a later file made again merges against it, a copy put back is older"
+    )
     func deletedKeepsSaves() {
         var state = State(base: file("v2", saves: ["b", "a"]))
         _ = state.checkDue()
         _ = state.fileChecked(.deleted)
-        #expect(state.base.document == nil)
         #expect(state.base.lineage(of: SaveHistory(["a"])) == .older)
+
+        _ = state.checkDue()
+        #expect(
+            state.fileChecked(.changed(file("v3", saves: ["c", "b", "a"])))
+                == [.reconcile(base: "v2", file: "v3", notices: [])])
     }
 
     @Test("a check that finds the file touched but unchanged takes its new identity as the base")
@@ -244,10 +250,11 @@ struct SaverStateTests {
         _ = state.checkDue()
 
         #expect(state.fileChecked(.deleted) == [.notify(SaverNotice.deleted)])
-        #expect(state.base == .missing)
+        let gone = DocumentSnapshot(document: "v0", bytes: nil)
+        #expect(state.base == gone, "no file, and the document it held as the merge base")
         #expect(state.pending == nil)
         _ = state.documentChanged("v1")
-        #expect(state.timerFired(generation: 1) == [.write("v1", over: .missing)])
+        #expect(state.timerFired(generation: 1) == [.write("v1", over: gone)])
     }
 
     @Test("a write that found the file deleted and wrote it again says so")
