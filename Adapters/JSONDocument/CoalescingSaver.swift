@@ -20,7 +20,8 @@ public import MVCTracing
 /// Call ``flush()`` before the program exits.
 @MainActor
 public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
-    /// Takes the file's newer version in: given the version both sides last agreed on and the
+    /// Takes the file's newer version in: given the version to merge against (the one both sides
+    /// last agreed on; the file's own for an older copy; `nil` for an unrelated version) and the
     /// file's, plus sentences about conflicts, returns the owner's version after taking the file's
     /// changes in (the owner's own unsaved changes kept).
     ///
@@ -268,7 +269,9 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         -> Document
     {
         guard let reconcile else {
-            // No owner to tell: at least keep the pending version from undoing the file's changes.
+            // No owner to take it in: tell what there is to tell, and at least keep the pending
+            // version from undoing the file's changes.
+            for notice in notices { notify?(notice) }
             guard let pending = state.pending else { return fileDocument }
             return merge(base, pending, fileDocument).document
         }

@@ -100,20 +100,17 @@ extension DocumentFile {
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document
-            // What the written version came after: what this process knows, and the file's saves.
-            var cameAfter = base.lineage
+            // What the written version came after: the file it replaces, and what this process
+            // knows.
+            var replaced = base.history
             if let onDisk, !base.holds(onDisk) {
                 let theirs = try decodeWithHistory(onDisk)
                 let result = Self.merge(theirs, into: document, over: base, merge: merge)
                 merged = result
                 written = result.document
-                // The saves most recently made first: the file's, unless it is an older copy,
-                // whose saves this process's version came after.
-                cameAfter =
-                    base.lineage(of: theirs.history) == .older
-                    ? base.lineage.followed(by: theirs.history, limit: SaveHistory.lineageLimit)
-                    : theirs.history.followed(by: base.lineage, limit: SaveHistory.lineageLimit)
+                replaced = theirs.history
             }
+            let cameAfter = Self.cameAfter(replacing: replaced, knowing: base)
             let history = cameAfter.savedAgain()
             let bytes = try encode(written, history: history)
             var wrote: FileIdentity?
@@ -138,6 +135,21 @@ extension DocumentFile {
                 snapshot: snapshot, merged: merged, durability: durability,
                 recreatedDeletedFile: onDisk == nil && base.bytes != nil)
         }
+    }
+
+    /// The saves a version written over a file whose saves are `replaced` came after, by a
+    /// process whose base is `base`: first the replaced file's newest save and this process's,
+    /// so that whoever last saw either finds it named; then the saves most recently made: the
+    /// file's, unless they do not reach this process's newest (an older copy, a version from
+    /// elsewhere), which is then the more recent line.
+    private static func cameAfter(
+        replacing replaced: SaveHistory, knowing base: DocumentSnapshot<Document>
+    ) -> SaveHistory {
+        let newest = SaveHistory([replaced.newest, base.lineage.newest].compactMap { $0 })
+        let oursFirst = base.lineage.newest.map { !replaced.saves.contains($0) } ?? false
+        let (first, then) = oursFirst ? (base.lineage, replaced) : (replaced, base.lineage)
+        return newest.followed(by: first, limit: SaveHistory.lineageLimit)
+            .followed(by: then, limit: SaveHistory.lineageLimit)
     }
 
     /// `ours` merged with the file's version, as its lineage calls for: three ways against the

@@ -85,7 +85,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
 
     /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
     ///
-    /// The new file continues the numbering of the file it replaces, if that one can be read.
+    /// The new file names the saves the file it replaces named, after its own, if that one can
+    /// be read.
     private func write(_ document: Document, replacing: Bool) throws(PersistenceError)
         -> SaveDurability
     {

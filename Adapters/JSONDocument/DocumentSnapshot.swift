@@ -76,17 +76,22 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
     /// How a file whose saves are `file` stands to this snapshot, the version this process last
     /// read or wrote.
     ///
-    /// - The same newest save (edited by hand since), or one that names this snapshot's newest
-    ///   save among those it came after: ``FileLineage/later``. So is anything, when this
-    ///   snapshot names no save (no file, or one written before saves were named).
+    /// - The same newest save (edited by hand since): ``FileLineage/later``.
     /// - A newest save this process already came after: ``FileLineage/older``, a copy put back.
+    /// - One that names this snapshot's newest save, or this process's, among those it came
+    ///   after: ``FileLineage/later``. So is anything else, when this snapshot names no save (no
+    ///   file, or one written before saves were named).
     /// - Anything else: ``FileLineage/unrelated``, a copy edited elsewhere, another list, or a
     ///   file written before saves were named put over this one.
     public func lineage(of file: SaveHistory) -> FileLineage {
+        if let theirs = file.newest {
+            if theirs == history.newest { return .later }
+            if lineage.saves.contains(theirs) { return .older }
+        }
         guard let mine = history.newest else { return .later }
-        if file.newest == mine { return .later }
-        if let theirs = file.newest, lineage.saves.contains(theirs) { return .older }
-        return file.saves.contains(mine) ? .later : .unrelated
+        // Or it names this process's own newest save, when the snapshot is of an older copy.
+        let came = [mine, lineage.newest].compactMap { $0 }
+        return came.contains(where: file.saves.contains) ? .later : .unrelated
     }
 }
 

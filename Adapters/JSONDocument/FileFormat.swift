@@ -2,7 +2,8 @@ public import Foundation
 
 /// How a kind of document is stored: its current format version, and how to read older ones.
 ///
-/// A file holds `{"formatVersion": N, "document": ...}`. A file of the current version is decoded
+/// A file holds `{"document": ..., "formatVersion": N, "saves": [...]}` (the saves are the
+/// ``DocumentFile``'s own, see ``SaveHistory``). A file of the current version is decoded
 /// as `Document`; an older one is handed, as the raw JSON of its `document` field, to
 /// ``migrate``, which turns it into today's `Document`; a newer one is refused.
 public struct FileFormat<Document: Codable & Sendable>: Sendable {

@@ -14,16 +14,19 @@ public import MVCStore
 /// - The saver does one thing with the file at a time: a write, or a check for another process's
 ///   save. A timer or flush that comes during one is carried out when it ends.
 /// - **The merge base** is the file as this process last read or wrote it (``base``). It moves
-///   to what a write wrote, to what a check found, and to "no file" when the file was deleted; a
-///   failed write leaves it where it was.
+///   to what a write wrote, to what a check found, and to "no file" when the file was deleted
+///   (keeping the document it held, to merge a file made again against); a failed write leaves
+///   it where it was. What the owner is asked to merge against depends on how the file found
+///   stands to the base (``DocumentSnapshot/lineage(of:)``): the base for a later version, the
+///   file itself for an older copy (nothing it lacks is deleted), none for an unrelated one.
 /// - **Another process's save is taken in before the next write.** When a write merged, or a
 ///   check found the file changed, the owner takes the file's version in
 ///   (``Effect/reconcile(base:file:notices:)``) and its answer (``reconciled(_:)``) becomes the
 ///   pending version before anything else is written: a pending version that lacked the file's
 ///   changes would read them as deleted here at the next merge.
 /// - **A deleted file** is not a deletion of the list: the owner is told, the base becomes "no
-///   file", and the next change writes the whole list again (a write that finds the file gone
-///   says so too).
+///   file" (with the document it held), and the next change writes the whole list again (a write
+///   that finds the file gone says so too).
 /// - A write that reached the file but could not be confirmed on disk (a failed folder flush)
 ///   is a written version: the base moves, nothing stays pending, and the status says
 ///   ``/MVCStore/SaveStatus/unconfirmed(_:)`` until a later write is confirmed.
@@ -68,7 +71,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         /// Look whether the file changed since `base`; ``fileChecked(_:)`` or
         /// ``fileCheckFailed(_:)`` follows.
         case checkFile(against: DocumentSnapshot<Document>)
-        /// Ask the owner to take the file's version in, given the version both last agreed on;
+        /// Ask the owner to take the file's version in, merged against `base`: the version both
+        /// last agreed on, the file's own for an older copy, `nil` for an unrelated one;
         /// ``reconciled(_:)`` follows with the owner's version afterwards.
         case reconcile(base: Document?, file: Document, notices: [String])
         /// Tell the owner something that is not a change of the document.

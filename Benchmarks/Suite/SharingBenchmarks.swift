@@ -22,7 +22,7 @@ enum SharingBenchmarks {
     }
 
     /// A save with the change check against a plain save (both hold the lock), each on a file of
-    /// its own: every save writes a new revision, so a plain save would change the checked one's
+    /// its own: every save names itself in the file, so a plain save would change the checked one's
     /// file under it.
     private static func lockedSave(in folder: URL, stopwatch: Stopwatch) async {
         let document = attractions(100_000)

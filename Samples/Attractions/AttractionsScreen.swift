@@ -18,6 +18,8 @@ final class AttractionsScreen {
     private var lastDrawn: String?
     private var tokens: [ObservationToken] = []
     private var editorToken: ObservationToken?
+    /// The list's note when the editor opened: the editor's screen shows only a newer one.
+    private var noteBeforeEditor: String?
     /// Whether the screen waits for the next command, so a change must be drawn right away.
     var isWaitingForCommand = false
     /// The first row drawn (counting from 0), when the list is longer than a screenful.
@@ -57,6 +59,7 @@ final class AttractionsScreen {
     /// Shows `editor` instead of the list, or the list again when `nil`.
     func show(editor: AttractionDetailPresenter?) {
         self.editor = editor
+        noteBeforeEditor = list.viewState.notice
         editorToken = editor?.observeViewState { [weak self] _ in
             self?.tracer.record(from: .presenter, to: .view, "editor view state changed")
             self?.needsRender = true
@@ -109,7 +112,9 @@ final class AttractionsScreen {
             // A note that came while editing is shown now: the save that closes the editor
             // changes the list, which takes the note off the list screen before it is drawn.
             Self.text(for: editor.viewState)
-                + (list.viewState.notice.map { "\n  note: \($0.terminalSafe)" } ?? "")
+                + (list.viewState.notice.flatMap {
+                    $0 == noteBeforeEditor ? nil : "\n  note: \($0.terminalSafe)"
+                } ?? "")
         } else {
             Self.text(for: list.viewState, from: windowStart)
         }

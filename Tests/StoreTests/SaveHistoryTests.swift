@@ -219,6 +219,8 @@ struct SaveHistoryTests {
         let folder = try TemporaryFolder()
         let url = folder.file("a.json")
         let opened = try await open(url, watch: .milliseconds(10))
+        let (token, told) = notices(of: opened.store)
+        defer { token.cancel() }
         try opened.store.add(Attraction(name: "One"))
         try await opened.saver.flush()
         let copy1 = try Data(contentsOf: url)
@@ -231,9 +233,10 @@ struct SaveHistoryTests {
         try await opened.saver.flush()
 
         try copy1.write(to: url, options: .atomic)
-        try await Task.sleep(for: .milliseconds(3))
+        #expect(await eventually { told().filter { $0 == SaverNotice.older }.count == 1 })
+        // Before or after the list replaced the first copy: older either way.
         try copy2.write(to: url, options: .atomic)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await eventually { told().filter { $0 == SaverNotice.older }.count == 2 })
         try await opened.saver.flush()
 
         #expect(try await names(url) == ["One", "Y"])
@@ -359,6 +362,60 @@ struct SaveHistoryTests {
         #expect(try await names(url) == ["Keep"])
         #expect(told().contains("“Drop” was deleted in another process"), "\(told())")
         try await other.close()
+    }
+
+    @Test(
+        "a save over an older copy names the copy's newest save and this process's own first, so that whoever last saw either finds it"
+    )
+    func saveOverOlderCopyNamesBoth() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await open(url)
+        try opened.store.add(Attraction(name: "Row"))
+        try await opened.saver.flush()
+        let copy = try Data(contentsOf: url)
+        let copySave = try saves(url)[0]
+        for index in 0..<(SaveHistory.limit + 8) {
+            try opened.store.add(Attraction(name: "Row \(index)"))
+            try await opened.saver.flush()
+        }
+        let ownSave = try saves(url)[0]
+
+        try copy.write(to: url, options: .atomic)
+        try opened.store.add(Attraction(name: "Last"))
+        try await opened.saver.flush()
+
+        let named = try saves(url)
+        #expect(Array(named.dropFirst().prefix(3)) == [copySave, ownSave, named[3]])
+        #expect(named[3] != copySave && named.count == SaveHistory.limit)
+    }
+
+    @Test(
+        "how a file stands to a snapshot: its newest save, and the saves it names, against the snapshot's"
+    )
+    func lineageRules() {
+        func snapshot(_ history: [String], lineage: [String] = []) -> DocumentSnapshot<String> {
+            DocumentSnapshot(
+                document: "", bytes: [], history: SaveHistory(history),
+                lineage: SaveHistory(lineage, limit: SaveHistory.lineageLimit))
+        }
+        let plain = snapshot(["b", "a"])
+        #expect(plain.lineage(of: SaveHistory(["c", "b", "a"])) == .later)
+        #expect(plain.lineage(of: SaveHistory(["b", "a"])) == .later, "the same save, edited")
+        #expect(plain.lineage(of: SaveHistory(["a"])) == .older)
+        #expect(plain.lineage(of: SaveHistory(["x", "a"])) == .unrelated)
+        #expect(plain.lineage(of: SaveHistory([])) == .unrelated)
+
+        // Of an older copy ("a"), by a process whose own newest save is "c".
+        let copy = snapshot(["a"], lineage: ["c", "b", "a"])
+        #expect(copy.lineage(of: SaveHistory(["d", "a"])) == .later)
+        #expect(copy.lineage(of: SaveHistory(["e", "c", "b"])) == .later, "came after ours")
+        #expect(copy.lineage(of: SaveHistory(["b", "a"])) == .older)
+
+        // Of a file from before saves, taken in over a named one: a named copy is still older.
+        let unnamed = snapshot([], lineage: ["b", "a"])
+        #expect(unnamed.lineage(of: SaveHistory(["a"])) == .older)
+        #expect(unnamed.lineage(of: SaveHistory(["z"])) == .later)
     }
 
     @Test("rows another process deleted leave this store too, and a notice names them")

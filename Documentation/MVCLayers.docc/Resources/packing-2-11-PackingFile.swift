@@ -10,7 +10,7 @@ extension Item: Codable {
     public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
 }
 
-/// A packing list is one JSON document: `{"formatVersion": 1, "document": [...]}`.
+/// A packing list is one JSON document: `{"document": [...], "formatVersion": 1, "saves": [...]}`.
 extension Item: DocumentListElement {
     /// The file's format: its version, its migrations, and the rules and names it checks.
     public static let documentFormat = FileFormat<[Item]>(

@@ -46,7 +46,9 @@ extension ListStore {
     /// changes. If the user edits meanwhile, the merge is done again with that edit in it.
     ///
     /// - Parameters:
-    ///   - base: The version this store and the file last agreed on.
+    ///   - base: The version to merge against: the one this store and the file last agreed on
+    ///     (the file's own, for an older copy, so that nothing it lacks is deleted; `nil` for a
+    ///     version that did not come from this one).
     ///   - fileVersion: The list in the file now.
     ///   - notices: Conflicts already resolved on the way (by the save that merged).
     /// - Returns: The store's list afterwards, with its own unsaved edits.
