@@ -105,7 +105,11 @@ extension DocumentFile {
             var replaced = base.history
             if let onDisk, !base.holds(onDisk) {
                 let theirs = try decodeWithHistory(onDisk)
-                let result = Self.merge(theirs, into: document, over: base, merge: merge)
+                let lineage = base.lineage(of: theirs.history)
+                var result = merge(
+                    lineage.mergeBase(last: base.document, file: theirs.document), document,
+                    theirs.document)
+                result.notices = lineage.notices + result.notices
                 merged = result
                 written = result.document
                 replaced = theirs.history
@@ -150,25 +154,6 @@ extension DocumentFile {
         let (first, then) = oursFirst ? (base.lineage, replaced) : (replaced, base.lineage)
         return newest.followed(by: first, limit: SaveHistory.lineageLimit)
             .followed(by: then, limit: SaveHistory.lineageLimit)
-    }
-
-    /// `ours` merged with the file's version, as its lineage calls for: three ways against the
-    /// base for a later version, not at all for an older copy (ours is written over it), and
-    /// without a base for another document.
-    private static func merge(
-        _ theirs: (document: Document, history: SaveHistory), into ours: Document,
-        over base: DocumentSnapshot<Document>, merge: Merge
-    ) -> MergeResult<Document> {
-        switch base.lineage(of: theirs.history) {
-        case .later:
-            return merge(base.document, ours, theirs.document)
-        case .older:
-            return MergeResult(document: ours, notices: [SaverNotice.older])
-        case .unrelated:
-            var result = merge(nil, ours, theirs.document)
-            result.notices.insert(SaverNotice.unrelated, at: 0)
-            return result
-        }
     }
 
     /// Whether the file still holds `bytes` (`nil`: there is still no file).

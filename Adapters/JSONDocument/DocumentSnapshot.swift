@@ -146,6 +146,26 @@ public enum FileLineage: Equatable, Sendable {
     /// A version that did not come from the one open here: merged with no base, so that neither
     /// side's rows are taken as deleted by the other.
     case unrelated
+
+    /// What the file's version is merged against, given the version this process last read or
+    /// wrote: that one for a later version; the file's own for an older copy, so that the merge
+    /// changes nothing of this process's version; none for an unrelated one.
+    func mergeBase<Document>(last: Document?, file: Document) -> Document? {
+        switch self {
+        case .later: last
+        case .older: file
+        case .unrelated: nil
+        }
+    }
+
+    /// What the user is told of the file before the merge's own notices.
+    var notices: [String] {
+        switch self {
+        case .later: []
+        case .older: [SaverNotice.older]
+        case .unrelated: [SaverNotice.unrelated]
+        }
+    }
 }
 
 extension DocumentSnapshot: Equatable where Document: Equatable {}

@@ -253,11 +253,12 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
                 state.base = snapshot
             case .changed(let snapshot):
                 let before = state.base
-                state.base = snapshot.knowing(
-                    before.lineage, first: before.lineage(of: snapshot.history) == .older)
+                let lineage = before.lineage(of: snapshot.history)
+                state.base = snapshot.knowing(before.lineage, first: lineage == .older)
                 if let file = snapshot.document {
                     state.stage = .reconciling(file: file, then: then)
-                    return [before.reconciling(file, savedBy: snapshot.history)]
+                    let base = lineage.mergeBase(last: before.document, file: file)
+                    return [.reconcile(base: base, file: file, notices: lineage.notices)]
                 }
             case .deleted:
                 state.base = state.base.deleted
@@ -345,26 +346,6 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         guard checkWaits else { return [] }
         checkWaits = false
         return checkDue()
-    }
-}
-
-extension DocumentSnapshot where Document: Equatable {
-    /// The request to take in `file`, whose saves are `history`, found by a check against this
-    /// snapshot: with this snapshot as the base for a later version; with the file itself as the
-    /// base for an older copy, so that nothing it lacks is taken as deleted and the owner's
-    /// version, which then differs from the file, is written over it; with no base for a version
-    /// that did not come from this one.
-    fileprivate func reconciling(_ file: Document, savedBy history: SaveHistory)
-        -> SaverState<Document>.Effect
-    {
-        switch lineage(of: history) {
-        case .later:
-            return .reconcile(base: document, file: file, notices: [])
-        case .older:
-            return .reconcile(base: file, file: file, notices: [SaverNotice.older])
-        case .unrelated:
-            return .reconcile(base: nil, file: file, notices: [SaverNotice.unrelated])
-        }
     }
 }
 

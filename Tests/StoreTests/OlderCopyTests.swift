@@ -22,6 +22,18 @@ struct OlderCopyTests {
         return (token, { messages })
     }
 
+    /// Adds "One" and saves it, then "Two" and saves it; the file as it was after "One".
+    private func saveOneThenTwo(
+        _ opened: (store: AttractionStore, saver: CoalescingSaver<[Attraction]>), at url: URL
+    ) async throws -> Data {
+        try opened.store.add(Attraction(name: "One"))
+        try await opened.saver.flush()
+        let copy = try Data(contentsOf: url)
+        try opened.store.add(Attraction(name: "Two"))
+        try await opened.saver.flush()
+        return copy
+    }
+
     private func eventually(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while !condition() && ContinuousClock.now < deadline {
@@ -40,11 +52,7 @@ struct OlderCopyTests {
         let (token, told) = notices(of: opened.store)
         defer { token.cancel() }
 
-        try opened.store.add(Attraction(name: "One"))
-        try await opened.saver.flush()
-        let copy = try Data(contentsOf: url)
-        try opened.store.add(Attraction(name: "Two"))
-        try await opened.saver.flush()
+        let copy = try await saveOneThenTwo(opened, at: url)
         try copy.write(to: url, options: .atomic)
         try opened.store.add(Attraction(name: "Three"))
         try await opened.saver.flush()
@@ -63,11 +71,7 @@ struct OlderCopyTests {
         let (token, told) = notices(of: opened.store)
         defer { token.cancel() }
 
-        try opened.store.add(Attraction(name: "One"))
-        try await opened.saver.flush()
-        let copy = try Data(contentsOf: url)
-        try opened.store.add(Attraction(name: "Two"))
-        try await opened.saver.flush()
+        let copy = try await saveOneThenTwo(opened, at: url)
         try copy.write(to: url, options: .atomic)
 
         #expect(await eventually { told().contains { $0.contains("went back to an older copy") } })
@@ -86,11 +90,7 @@ struct OlderCopyTests {
         let opened = try await openDocument(url, watch: .milliseconds(10))
         let (token, told) = notices(of: opened.store)
         defer { token.cancel() }
-        try opened.store.add(Attraction(name: "One"))
-        try await opened.saver.flush()
-        let copy = try Data(contentsOf: url)
-        try opened.store.add(Attraction(name: "Two"))
-        try await opened.saver.flush()
+        let copy = try await saveOneThenTwo(opened, at: url)
         try copy.write(to: url, options: .atomic)
         #expect(await eventually { told().contains { $0.contains("went back") } })
         try await opened.saver.flush()
