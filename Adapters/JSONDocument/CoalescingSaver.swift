@@ -110,6 +110,23 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         if let error { throw error }
     }
 
+    /// Writes what is pending, then looks at the file once more and finishes what that calls for:
+    /// the last call before a program ends.
+    ///
+    /// A program about to end may not have heard yet that the file changed (the operating
+    /// system's notice, or the next poll, comes after its last command). With nothing pending,
+    /// ``flush()`` writes nothing, and an older copy put back just before would be left as the
+    /// file, lacking rows this program saved. This looks first: an older copy is replaced, another
+    /// process's save is taken in (and written back if the list here differs), and a file that
+    /// cannot be read fails the flush, as a write would.
+    ///
+    /// - Throws: The ``/MVCStore/PersistenceError`` of the last write, if it failed.
+    public func flushAndCheck() async throws(PersistenceError) {
+        try await flush()
+        run(state.checkDue())
+        try await flush()
+    }
+
     /// Looks for another process's save as soon as the operating system says the file changed
     /// (see ``FileChangeWatcher``), until the saver is released; where the system cannot say,
     /// checks every `fallbackInterval` instead.

@@ -65,7 +65,8 @@ struct OpenedStore {
             // there now, say) is written whole beside it: nothing made here is lost.
             let close: @MainActor () async -> String? = {
                 do throws(PersistenceError) {
-                    try await saver.flush()
+                    // A last look: the file may have changed since the last notice was handled.
+                    try await saver.flushAndCheck()
                 } catch {
                     return await keep(store.elements, beside: url, because: error.description)
                 }

@@ -280,6 +280,53 @@ struct OlderCopyTests {
         try await other.close()
     }
 
+    @Test(
+        "a last flush that checks replaces an older copy put back after the last save, with nothing pending"
+    )
+    func lastFlushLooks() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await openDocument(url)
+        let copy = try await saveOneThenTwo(opened, at: url)
+        try copy.write(to: url, options: .atomic)
+
+        try await opened.saver.flush()
+        #expect(try await attractionNames(in: url) == ["One"], "a plain flush has nothing to write")
+        try await opened.saver.flushAndCheck()
+
+        #expect(try await attractionNames(in: url) == ["One", "Two"])
+    }
+
+    @Test(
+        "an edit made by a notice's handler while another process's save is taken in is saved, not dropped"
+    )
+    func editFromNoticeHandlerSaved() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let opened = try await openDocument(url, watch: .milliseconds(10))
+        try opened.store.add(Attraction(name: "Louvre"))
+        try opened.store.add(Attraction(name: "Orsay"))
+        try await opened.saver.flush()
+        let store = opened.store
+        var answered = false
+        // A handler that changes the list it is being told about: it puts a row back.
+        let token = store.notice.observe(options: .new) { change in
+            guard !answered, change.newValue??.message.contains("deleted") == true else { return }
+            answered = true
+            try? store.add(Attraction(name: "Put back"))
+        }
+        defer { token.cancel() }
+
+        let other = try await OtherStoreProcess(url, watch: nil)
+        try await other.run("delete 1")
+        try await other.run("flush")
+        #expect(await eventually { store.elements.map(\.name) == ["Louvre", "Put back"] })
+        try await opened.saver.flush()
+
+        #expect(try await attractionNames(in: url) == ["Louvre", "Put back"])
+        try await other.close()
+    }
+
     @Test("rows another process deleted leave this store too, and a notice names them")
     func deletionsNamed() async throws {
         let folder = try TemporaryFolder()

@@ -83,8 +83,10 @@ extension ListStore {
                 post(message)
             }
             // The file's own array when the list is what the file holds (compared above, off the
-            // main actor): the saver's check for something left to write is then O(1).
-            return isFileVersion ? fileVersion : list.elements
+            // main actor): the saver's check for something left to write is then O(1). Unless a
+            // subscriber edited the list while it was told (the same buffer is O(1) to compare):
+            // that edit is the owner's, and must be written.
+            return isFileVersion && list == after ? fileVersion : list.elements
         }
     }
 
