@@ -10,10 +10,12 @@ struct StoredRows: Sendable {
     /// The rows (from 0) whose id is not stored as text or whose rank is not an integer, and why:
     /// no write here could find (`WHERE id = ?` never matches a blob) or place them.
     var mistyped: [Int: String] = [:]
+    /// Each row's place, `rank` then `rowid` (read only for the rows changed after a change).
+    var places: [(rank: Int64, rowid: Int64)] = []
 
-    /// Every row's text, in list order.
+    /// Every row's text, in list order; or, given `changedAfter`, only the rows changed since.
     static func read<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, for _: Element.Type
+        _ connection: SQLiteConnection, for _: Element.Type, changedAfter: Int64? = nil
     ) throws -> StoredRows {
         let fields = Element.fields
         let existing = try DatabaseSchema.elementColumns(connection)
@@ -26,16 +28,33 @@ struct StoredRows: Sendable {
             CASE WHEN typeof(id) != 'text' THEN 'its id is stored as ' || typeof(id) || ', not as text' \
             WHEN typeof(rank) != 'integer' THEN 'its rank is ' || substr(quote(rank), 1, 40) || ', not an integer' END
             """
+        let selected = "SELECT id, \(columns.joined(separator: ", ")), \(mistyped)"
         // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
+        guard let changedAfter else {
+            try connection.rows(
+                "\(selected) FROM elements ORDER BY rank, rowid", [], columns: fields.count + 2
+            ) { row in rows.append(row, fields: fields.count) }
+            return rows
+        }
         try connection.rows(
-            "SELECT id, \(columns.joined(separator: ", ")), \(mistyped) FROM elements ORDER BY rank, rowid",
-            [], columns: fields.count + 2
+            "\(selected), rank, rowid FROM elements WHERE row_change > ? ORDER BY rank, rowid",
+            [.integer(changedAfter)], columns: fields.count + 4
         ) { row in
-            if let problem = row[fields.count + 1] { rows.mistyped[rows.ids.count] = problem }
-            rows.ids.append(row[0] ?? "")
-            for column in 1..<fields.count + 1 { rows.texts.append(row[column]) }
+            rows.append(row, fields: fields.count)
+            // A rank that is not an integer is a mistyped row, never placed.
+            rows.places.append(
+                (
+                    row[fields.count + 2].flatMap { Int64($0) } ?? 0,
+                    row[fields.count + 3].flatMap { Int64($0) } ?? 0
+                ))
         }
         return rows
+    }
+
+    private mutating func append(_ row: [String?], fields: Int) {
+        if let problem = row[fields + 1] { mistyped[ids.count] = problem }
+        ids.append(row[0] ?? "")
+        for column in 1..<fields + 1 { texts.append(row[column]) }
     }
 }
 
@@ -66,6 +85,21 @@ enum RowDecoder<Element: SQLiteListElement> {
             problems += part.1
         }
         return (elements, problems)
+    }
+
+    /// Each row's element, or why it cannot be taken in, in order: for the few rows a look reads.
+    static func each(_ rows: StoredRows) -> [(element: Element?, problem: String?)] {
+        let fields = ContiguousArray(Element.fields)
+        return rows.ids.indices.map { row in
+            if let mistyped = rows.mistyped[row] {
+                return (nil, "\(Element.noun) \(rows.ids[row]): \(mistyped)")
+            }
+            var problem: String?
+            let element = element(
+                key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
+                problem: &problem)
+            return (element, element == nil ? problem ?? "it cannot be read" : nil)
+        }
     }
 
     private static func decoded(_ rows: StoredRows, _ range: Range<Int>) -> ([Element], [Problem]) {

@@ -3,15 +3,60 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// What the database holds, and how opening checks it. Version 2 (`PRAGMA user_version`):
-/// - `elements(id, rank, <one column per field>)`: the list is the rows in `rank` order, ranks
-///   `rankGap` apart, so an insert or a move writes one row.
+/// What the database holds, and how opening checks it. Version 3 (`PRAGMA user_version`):
+/// - `elements(id, rank, row_change, <one column per field>)`: the list is the rows in `rank`
+///   order, ranks `rankGap` apart, so an insert or a move writes one row.
+/// - `change_counter(last, pruned)`, one row: `last` is advanced by every change to a row, and
+///   the row's `row_change` set to it; `tombstones(id, row_change)` names each row deleted, with
+///   the change that deleted it. Triggers on `elements` keep both, in the transaction of the
+///   change, whichever program makes it (the `sqlite3` shell included): a reader that saw every
+///   change up to `n` reads only the rows and tombstones after `n`.
+/// - Tombstones more than `tombstoneWindow` changes old are pruned by the deletion trigger, and
+///   `pruned` says up to where: a reader behind it reads the whole list once.
 /// - `meta(key, value)`: `kind`, the element's plural noun.
 enum DatabaseSchema {
     /// The schema version this code reads and writes.
-    static var version: Int64 { 2 }
+    static var version: Int64 { 3 }
     /// How far apart new ranks are.
     static var rankGap: Int64 { 1 << 32 }
+    /// How many changes a tombstone is kept for: a process that looks every poll interval never
+    /// falls this far behind; one that was stopped or asleep for longer reads everything once,
+    /// which costs what opening does. Bounded by changes, not time, so that the table's size is
+    /// bounded whatever the clock does.
+    static var tombstoneWindow: Int64 { 100_000 }
+    /// The tables and triggers that keep the change counter and the tombstones (version 3).
+    static var changeTracking: String {
+        """
+        CREATE TABLE change_counter (last INTEGER NOT NULL, pruned INTEGER NOT NULL);
+        INSERT INTO change_counter (last, pruned) VALUES (0, 0);
+        CREATE TABLE tombstones (id TEXT PRIMARY KEY NOT NULL, row_change INTEGER NOT NULL);
+        CREATE INDEX tombstones_by_change ON tombstones (row_change);
+        ALTER TABLE elements ADD COLUMN row_change INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX elements_by_change ON elements (row_change);
+        CREATE TRIGGER elements_inserted AFTER INSERT ON elements BEGIN
+            UPDATE change_counter SET last = last + 1;
+            UPDATE elements SET row_change = (SELECT last FROM change_counter)
+                WHERE rowid = NEW.rowid;
+            DELETE FROM tombstones WHERE id = NEW.id;
+        END;
+        CREATE TRIGGER elements_updated AFTER UPDATE ON elements
+            WHEN NEW.row_change IS OLD.row_change BEGIN
+            UPDATE change_counter SET last = last + 1;
+            UPDATE elements SET row_change = (SELECT last FROM change_counter)
+                WHERE rowid = NEW.rowid;
+            INSERT OR REPLACE INTO tombstones (id, row_change)
+                SELECT OLD.id, last FROM change_counter WHERE OLD.id IS NOT NEW.id;
+            DELETE FROM tombstones WHERE id = NEW.id;
+        END;
+        CREATE TRIGGER elements_deleted AFTER DELETE ON elements BEGIN
+            UPDATE change_counter SET last = last + 1,
+                pruned = max(pruned, last + 1 - \(tombstoneWindow));
+            INSERT OR REPLACE INTO tombstones (id, row_change)
+                SELECT OLD.id, last FROM change_counter;
+            DELETE FROM tombstones WHERE row_change <= (SELECT pruned FROM change_counter);
+        END;
+        """
+    }
 
     /// `name` as an SQL identifier.
     static func quoted(_ name: String) -> String {
@@ -51,11 +96,17 @@ enum DatabaseSchema {
         let list = "it is a list of \(Element.pluralNoun), but its table elements"
         let columns = try elementColumns(connection)
         if columns.isEmpty { throw refuse("\(list) is missing") }
-        if let missing = ["id", "rank"].first(where: { !columns.contains($0) }) {
+        let required = version >= 3 ? ["id", "rank", "row_change"] : ["id", "rank"]
+        if let missing = required.first(where: { !columns.contains($0) }) {
             throw refuse("\(list) has no column \(missing)")
         }
+        if version >= 3,
+            let table = ["change_counter", "tombstones"].first(where: { !tables.contains($0) })
+        {
+            throw refuse("its table \(table) is missing")
+        }
         // A column this code does not know, that a new row must fill: every insert would fail.
-        let known = Set(["id", "rank"] + Element.fields.map(\.name))
+        let known = Set(["id", "rank", "row_change"] + Element.fields.map(\.name))
         let unfillable = try connection.strings(
             "SELECT name FROM pragma_table_info('elements') WHERE \"notnull\" AND dflt_value IS NULL"
         )
@@ -117,6 +168,7 @@ enum DatabaseSchema {
                     "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.pluralNoun))
             }
             if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
+            if found < 3 { try connection.execute(changeTracking) }
             // Later versions add their steps here, each `if found < N`.
             let existing = try elementColumns(connection)
             for field in Element.fields where !existing.contains(field.name) {

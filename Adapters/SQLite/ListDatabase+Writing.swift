@@ -4,20 +4,31 @@ import MVCStore
 
 /// Writing: one edit a transaction, and whole new databases.
 extension ListDatabase {
-    /// Writes one edit in a transaction of its own, durably; returns what to tell of another
-    /// program's edits it kept.
-    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> [String] {
+    /// Writes one edit in a transaction of its own, durably, merged with the stored row by the
+    /// rule every adapter asks (``/MVCStore/ElementMerge``); returns what to tell of another
+    /// program's edits it met, and whether the row now differs from the edit's (then the store
+    /// takes the row in at the next look).
+    func write(_ write: RowWrite<Element>) throws(PersistenceError)
+        -> (notices: [String], differs: Bool)
+    {
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
-        return try sqliteCall(writing: true) {
-            try connection.writing {
+        let seen = seenChange
+        let (outcome, before, after) = try sqliteCall(writing: true) {
+            try connection.writing { () throws -> (ElementMerge<Element>.Outcome, Int64, Int64) in
                 // Made a newer version (or unmade) by another program meanwhile: not written.
                 let version = try DatabaseSchema.storedVersion(connection, path: path)
                 if version != DatabaseSchema.version { throw DatabaseSchema.notMine(path) }
-                return try apply(write, in: connection)
+                let counter = "SELECT last FROM change_counter"
+                let before = try connection.integer(counter) ?? 0
+                let outcome = try apply(write, in: connection)
+                return (outcome, before, try connection.integer(counter) ?? 0)
             }
         }
+        // No other program committed since the store last caught up: it has this change too.
+        if before == seen { seenChange = after }
+        return (outcome.notices, outcome.element != write.change.ours)
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.
@@ -67,83 +78,65 @@ extension ListDatabase {
         }
     }
 
-    /// Writes the edit; returns what to tell of another program's edits it kept.
+    /// Merges the edit with the stored row and writes the result: a row another program
+    /// changed meanwhile keeps its edits, a result that would break the element's rules is not
+    /// written (the stored row stays, told), and an insert over a row that exists merges.
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
-        -> [String]
+        -> ElementMerge<Element>.Outcome
     {
-        switch write.change {
-        case .inserted(let element, _):
-            let rank = try rank(
-                placing: element.id, after: write.predecessor, before: write.successor,
-                in: connection)
-            try insert(element, in: connection, rank: rank)
-        case .removed(let element, _):
-            // Edited by another program since this one read it: kept, as the JSON merge keeps it.
-            let stored = try storedTexts(of: element.id, in: connection)
-            if let stored, stored != Element.fields.map({ $0.text(in: element) }) {
-                return [MergeNotice.deletedHereEditedThere(element.title)]
-            }
-            try connection.run("DELETE FROM elements WHERE id = ?", .text(element.id.description))
-        case .moved(let element, _, _):
-            let rank = try rank(
-                placing: element.id, after: write.predecessor, before: write.successor,
-                in: connection)
-            try connection.run(
-                "UPDATE elements SET rank = ? WHERE id = ?", .integer(rank),
-                .text(element.id.description))
-        case .replaced(let old, let new, _):
-            return try replace(old, with: new, placing: write, in: connection)
+        let id = write.change.element.id
+        let stored = try storedRow(of: id, in: connection)
+        let outcome = ElementMerge.resolve(
+            base: write.change.base, ours: write.change.ours, theirs: stored.element)
+        let place = {
+            try self.rank(
+                placing: id, after: write.predecessor, before: write.successor, in: connection)
         }
-        return []
+        switch (outcome.element, stored.exists) {
+        case (nil, false): break
+        case (nil, true):
+            try connection.run("DELETE FROM elements WHERE id = ?", .text(id.description))
+        case (let element?, false):
+            try insert(element, in: connection, rank: place())
+        case (let element?, true):
+            if element != stored.element {
+                try connection.rows(
+                    updateStatement,
+                    [.text(id.description)] + Element.fields.map { .text($0.text(in: element)) },
+                    columns: 0
+                ) { _ in }
+            }
+            if case .moved = write.change {
+                try connection.run(
+                    "UPDATE elements SET rank = ? WHERE id = ?", .integer(place()),
+                    .text(id.description))
+            }
+        }
+        return outcome
     }
 
-    /// Writes the fields the edit changed, as the JSON document's merge would: another
-    /// program's edit of another field stands; a field it changed since this program read it
-    /// keeps its version (told); a row it deleted is written again whole.
-    private func replace(
-        _ old: Element, with new: Element, placing write: RowWrite<Element>,
-        in connection: SQLiteConnection
-    ) throws -> [String] {
-        guard let stored = try storedTexts(of: new.id, in: connection) else {
-            try insert(
-                new, in: connection,
-                rank: rank(
-                    placing: new.id, after: write.predecessor, before: write.successor,
-                    in: connection))
-            return [MergeNotice.deletedThereEditedHere(old.title)]
-        }
-        var conflicts: [String] = []
-        for (index, field) in Element.fields.enumerated() where !field.isEqual(new, old) {
-            let now = stored[index]
-            let (before, after) = (field.text(in: old), field.text(in: new))
-            if now == after { continue }
-            guard now == before else {
-                conflicts.append(
-                    MergeNotice.fieldEditedOnBothSides(
-                        old.title, field: field.name, here: after, there: now))
-                continue
-            }
-            try connection.run(
-                "UPDATE elements SET \(DatabaseSchema.quoted(field.name)) = ? WHERE id = ?",
-                .text(after), .text(new.id.description))
-        }
-        return conflicts
-    }
-
-    /// The row's field texts (a `NULL` read as the field's default), or `nil` if there is no row.
-    private func storedTexts(of id: Element.ID, in connection: SQLiteConnection) throws
-        -> [String]?
+    /// The stored row with `id`: whether there is one, and its element (`nil` if it cannot be
+    /// read or breaks a rule: a merge then writes over it).
+    private func storedRow(of id: Element.ID, in connection: SQLiteConnection) throws
+        -> (exists: Bool, element: Element?)
     {
         let fields = Element.fields
-        var stored: [String]?
+        var found: (exists: Bool, element: Element?) = (false, nil)
         try connection.rows(
             "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
             [.text(id.description)], columns: fields.count
         ) { row in
-            let blank = Element(blankWithID: id)
-            stored = zip(row, fields).map { text, field in text ?? field.text(in: blank) }
+            var element = Element(blankWithID: id)
+            for (text, field) in zip(row, fields) {
+                guard let text else { continue }
+                if field.set(text, in: &element) != nil {
+                    found = (true, nil)
+                    return
+                }
+            }
+            found = (true, element.problems.isEmpty ? element : nil)
         }
-        return stored
+        return found
     }
 
     private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {
@@ -225,6 +218,26 @@ extension ListDatabase {
             try connection.run(
                 "UPDATE elements SET rank = ? WHERE id = ?",
                 .integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id))
+        }
+    }
+}
+
+extension ListChange {
+    /// The element before the change, as the process that made it last saw it (`nil`: not there).
+    fileprivate var base: Element? {
+        switch self {
+        case .inserted: nil
+        case .removed(let element, _), .moved(let element, _, _), .replaced(let element, _, _):
+            element
+        }
+    }
+
+    /// The element after the change (`nil`: deleted).
+    fileprivate var ours: Element? {
+        switch self {
+        case .removed: nil
+        case .inserted(let element, _), .moved(let element, _, _), .replaced(_, let element, _):
+            element
         }
     }
 }

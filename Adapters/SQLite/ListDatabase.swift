@@ -33,12 +33,21 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var readOnlyReason: String?
     /// `PRAGMA data_version` when the list was last read.
     var seenDataVersion: Int64 = -1
+    /// The last change (`change_counter.last`) the store has: every change up to it, another
+    /// program's or this one's, is in the store's list.
+    var seenChange: Int64 = 0
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
         let values = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return
-            "INSERT OR REPLACE INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
+        return "INSERT INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
+    }()
+    /// Sets every described field of the row with an id (the id first, then each field).
+    let updateStatement: String = {
+        let columns = Element.fields.enumerated().map { index, field in
+            "\(DatabaseSchema.quoted(field.name)) = ?\(index + 2)"
+        }
+        return "UPDATE elements SET \(columns.joined(separator: ", ")) WHERE id = ?1"
     }()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -86,6 +95,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         }
         self.connection = connection
         seenDataVersion = dataVersion
+        seenChange = read.lastChange
         return EditableList(read.elements)
     }
 
@@ -95,23 +105,27 @@ actor ListDatabase<Element: SQLiteListElement> {
         return try read(connection, refusingBrokenRows: true).elements
     }
 
-    /// The schema version and every row, read in one transaction and decoded, with the rows that
-    /// break a rule; `refusingBrokenRows`, the first such row refuses the file.
+    /// The schema version, the last change and every row, read in one transaction and decoded,
+    /// with the rows that break a rule; `refusingBrokenRows`, the first such row refuses the file.
     func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
-        throws(PersistenceError) -> (version: Int64, elements: [Element], problems: [String])
+        throws(PersistenceError)
+        -> (version: Int64, lastChange: Int64, elements: [Element], problems: [String])
     {
-        let (version, rows) = try sqliteCall {
-            try connection.reading { () throws -> (Int64, StoredRows) in
+        let (version, lastChange, rows) = try sqliteCall {
+            try connection.reading { () throws -> (Int64, Int64, StoredRows) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-                guard version > 0 else { return (version, StoredRows()) }
-                return (version, try StoredRows.read(connection, for: Element.self))
+                guard version > 0 else { return (version, 0, StoredRows()) }
+                let last =
+                    version >= 3
+                    ? try connection.integer("SELECT last FROM change_counter") ?? 0 : 0
+                return (version, last, try StoredRows.read(connection, for: Element.self))
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
         if refusingBrokenRows, let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return (version, decoded.elements, decoded.problems.map(\.reason))
+        return (version, lastChange, decoded.elements, decoded.problems.map(\.reason))
     }
 
     func close() { connection = nil }  // lets go of the connection
@@ -120,32 +134,6 @@ actor ListDatabase<Element: SQLiteListElement> {
     func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
         lockWait = wait
         waitingUntil = deadline
-    }
-
-    // MARK: Other programs' commits
-
-    /// The whole list if another connection committed since the last look (`nil` if not), with
-    /// the rows that break a rule.
-    func look() -> Result<(elements: [Element], problems: [String])?, PersistenceError> {
-        Result { () throws(PersistenceError) in
-            let connection = try connected()
-            let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
-            guard version != seenDataVersion else { return nil }
-            // Unmade by another program: told before any row is read (each poll would read it all).
-            let (stored, columns) = try sqliteCall {
-                (
-                    try DatabaseSchema.storedVersion(connection, path: path),
-                    try DatabaseSchema.elementColumns(connection)
-                )
-            }
-            guard stored == DatabaseSchema.version,
-                Element.fields.allSatisfy({ columns.contains($0.name) })
-            else { throw DatabaseSchema.notMine(path) }
-            let read = try read(connection, refusingBrokenRows: false)
-            // Only once read: a look that failed is tried again at the next poll.
-            seenDataVersion = version
-            return (read.elements, read.problems)
-        }
     }
 
     // MARK: Helpers

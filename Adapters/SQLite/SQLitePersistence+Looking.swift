@@ -11,31 +11,34 @@ extension SQLitePersistence {
         startWorking()
     }
 
-    /// Looks once, and has the store merge in the list if another process committed.
+    /// Looks once, and applies to the store what another process committed since the last
+    /// change the store has: the rows changed, each placed after the row it follows in the
+    /// database, and the rows deleted. No merge happens here: a look is taken in only when every
+    /// edit of this process is written (each write merged with the stored row), so the database
+    /// holds the one answer and the store takes it.
     func look() async {
         guard let store else { return }
-        // The worker writes before it looks: the list here is what the file held when this
-        // process last wrote or looked.
-        let base = store.elements
         let read = await database.look()
         // Closed while the look was under way.
         guard stage == .open, watching else { return }
         switch read {
-        case .success(let read?):
+        case .success(let changes?):
             lookProblem = nil
-            // Each row skipped is told once, not at every commit while it is there.
-            let notices = read.problems.filter { !skippedRows.contains($0) }.map {
-                "skipped a row another program wrote: \($0)"
+            // Edits made here while it read are written first; it looks again after them.
+            guard pending.isEmpty else {
+                wantsLook = true
+                return
             }
-            skippedRows = Set(read.problems)
-            // A commit that left the list as it was brings nothing (compared off the main actor).
-            if await Task.detached(operation: { read.elements == base }).value {
-                for notice in notices { store.postNotice(notice) }
-            } else {
-                _ = await store.takeIn(base: base, fileVersion: read.elements, notices: notices)
+            if let whole = changes.whole {
+                await takeIn(whole: whole.elements, problems: whole.problems, into: store)
+            } else if !apply(changes, to: store) {
+                // A row could not be placed (every row named before it is one this process
+                // skipped): the whole list, at the next look.
+                await database.readWholeListNext()
+                wantsLook = true
+                return
             }
-            // Freeing a long list takes a while: off the main actor.
-            Task.detached(priority: .background) { withExtendedLifetime((base, read)) {} }
+            await database.tookIn(through: changes.through, dataVersion: changes.dataVersion)
         case .success(nil):
             lookProblem = nil
         case .failure(let error):
@@ -43,6 +46,73 @@ extension SQLitePersistence {
             if problem != lookProblem { store.postNotice(problem) }
             lookProblem = problem
         }
+    }
+
+    /// Applies the changed rows and the deletions to the store, as ordinary updates; `false` if
+    /// a row could not be placed.
+    private func apply(_ changes: DatabaseChanges<Element>, to store: ListStore<Element>) -> Bool {
+        var deleted: [String] = []
+        for id in changes.deleted {
+            guard let position = store.position(of: id) else { continue }
+            let element = store.elements[position]
+            store.takeIn([.remove(element, at: position)])
+            deleted.append(element.title)
+        }
+        var problems: [String] = []
+        for row in changes.rows {
+            guard let element = row.element else {
+                problems.append(row.problem ?? "it cannot be read")
+                continue
+            }
+            // Right after the first row before it that the store has; at the top if none is.
+            let previous = row.predecessors.lazy.compactMap { store.position(of: $0) }.first
+            if previous == nil, row.predecessors.count == ListDatabase<Element>.predecessorsNamed {
+                return false
+            }
+            let after = previous ?? -1
+            guard let position = store.position(of: element.id) else {
+                store.takeIn([.insert(element, at: after + 1)])
+                continue
+            }
+            let destination = position < after ? after : after + 1
+            if destination != position {
+                store.takeIn([.move(element.id, from: position, to: destination)])
+            }
+            let current = store.elements[destination]
+            if current != element { store.takeIn([.replace(old: current, new: element)]) }
+        }
+        if !deleted.isEmpty { store.postNotice(MergeNotice.deletedThere(deleted)) }
+        for notice in told(problems) { store.postNotice(notice) }
+        return true
+    }
+
+    /// The whole list, read when the changes alone could not be: merged as the JSON document's
+    /// file is, against the store's list (which is what the database held at the last look).
+    private func takeIn(
+        whole elements: [Element], problems: [String], into store: ListStore<Element>
+    )
+        async
+    {
+        let base = store.elements
+        let notices = told(problems)
+        // A list unchanged brings nothing (compared off the main actor).
+        if await Task.detached(operation: { elements == base }).value {
+            for notice in notices { store.postNotice(notice) }
+        } else {
+            _ = await store.takeIn(base: base, fileVersion: elements, notices: notices)
+        }
+        // Freeing a long list takes a while: off the main actor.
+        Task.detached(priority: .background) { withExtendedLifetime((base, elements)) {} }
+    }
+
+    /// A notice for each row skipped that was not told at the last look: each is told once, not
+    /// at every commit while it is there.
+    private func told(_ problems: [String]) -> [String] {
+        let notices = problems.filter { !skippedRows.contains($0) }.map {
+            "skipped a row another program wrote: \($0)"
+        }
+        skippedRows = Set(problems)
+        return notices
     }
 
     /// Starts looking for other processes' commits every `interval` (one pragma when nothing is

@@ -8,8 +8,9 @@ import MVCTracing
 ///
 /// One worker, one thing at a time, writes each edit in a transaction of its own, in order
 /// (``saveStatus`` is `.pending` until all are in; a failed write stays queued, and is tried
-/// again), and every poll interval asks SQLite whether another connection committed, then reads
-/// the whole list off the main actor for the store to merge. Deleting, renaming or overwriting
+/// again), merged with the stored row by ``/MVCStore/ElementMerge`` when another program changed
+/// it; and every poll interval asks SQLite whether another connection committed, then reads only
+/// the rows and tombstones changed after the last change the store has, and applies them. Deleting, renaming or overwriting
 /// the open database, or giving it a second name, is out of SQLite's contract: not detected.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
@@ -27,7 +28,11 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     /// Open, then closing (writing what is queued, no more looks), then closed (deaf).
     enum Stage { case open, closing, closed }
     private(set) var stage = Stage.open
-    private var pending: [RowWrite<Element>] = []
+    var pending: [RowWrite<Element>] = []
+    /// How many edits were queued, and how many of them are written: `flush()` waits for the
+    /// count it was called at, however many edits or other programs' commits come after.
+    private var queued = 0
+    private var written = 0
     /// Failed writes in a row, and the last one's reason.
     private var failures = 0
     private var lastError: PersistenceError?
@@ -74,20 +79,23 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         case .removed: break
         }
         pending.append(write)
+        queued += 1
         if failures == 0 { status.value = .pending }
         startWorking()
     }
 
-    /// Returns once every edit made so far is in the database.
+    /// Returns once every edit made before the call is in the database, however often other
+    /// programs commit meanwhile.
     ///
     /// - Throws: The reason of a write that failed, while its edit is not written; the edit stays
     ///   queued and is tried again.
     public func flush() async throws(PersistenceError) {
         if stage == .open { startWorking() }
-        while !isClosedForGood, !pending.isEmpty {
+        let target = queued
+        while !isClosedForGood, written < target {
             await nextTurn()
             // Checked after the wait: an edit a retry wrote meanwhile is in the file.
-            if failures > 0, !pending.isEmpty, let lastError { throw lastError }
+            if failures > 0, written < target, let lastError { throw lastError }
         }
         if isClosedForGood, let closingFailure { throw closingFailure }
         if notTaken > 0 { throw refusal() }
@@ -170,12 +178,16 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             tracer.record(
                 from: .persistence, to: .disk,
                 "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
-            let conflicts = try await database.write(next)
+            let (conflicts, differs) = try await database.write(next)
             tracer.record(from: .disk, to: .persistence, "committed")
             // One notice: several posted in one turn would be seen as the last alone.
             if !conflicts.isEmpty { store?.postNotice(conflicts.joined(separator: "; ")) }
+            // The row is not what this process has: the look that follows the writes takes it in.
+            if differs { wantsLook = true }
             pending.removeFirst()
+            written += 1
             failures = 0
+            resumeWaiters()
             if pending.isEmpty {
                 // Edits refused while closing stay told: a write that succeeds does not save them.
                 status.value = notTaken > 0 ? .failed(refusal(), attempts: notTaken) : .saved

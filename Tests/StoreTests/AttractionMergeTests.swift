@@ -83,7 +83,7 @@ struct AttractionMergeTests {
             ])
     }
 
-    @Test("the side that reordered decides the order; when both did, theirs")
+    @Test("each side's moves stand; of two moves of one element, the one merged in here")
     func order() {
         let base = [louvre, orsay, eiffel]
 
@@ -93,8 +93,13 @@ struct AttractionMergeTests {
             base: base, ours: [eiffel, louvre, orsay], theirs: [orsay, louvre, eiffel])
 
         #expect(names(oursMoved) == ["Eiffel Tower", "Louvre", "Orsay"])
-        #expect(names(bothMoved) == ["Orsay", "Louvre", "Eiffel Tower"])
-        #expect(bothMoved.notices.count == 1)
+        // Theirs swapped Orsay and Louvre, ours moved Eiffel Tower to the top: both stand.
+        #expect(names(bothMoved) == ["Eiffel Tower", "Orsay", "Louvre"])
+        #expect(bothMoved.notices.isEmpty)
+        // Both moved Eiffel Tower: this side's move, the later, stands.
+        let sameMoved = ListMerge<Attraction>.merge(
+            base: base, ours: [eiffel, louvre, orsay], theirs: [louvre, eiffel, orsay])
+        #expect(names(sameMoved) == ["Eiffel Tower", "Louvre", "Orsay"])
     }
 
     @Test("with no base (no file when this process started) both sides' attractions are kept")

@@ -128,7 +128,7 @@ struct SQLiteEditedMeanwhileTests {
     func newerVersionWhileOpen() async throws {
         let it = try await Fixture()
 
-        try await it.otherProgram("PRAGMA user_version = 3")
+        try await it.otherProgram("PRAGMA user_version = 4")
         try it.store.add(Attraction(name: "Orsay"))
         await #expect(throws: PersistenceError.self) { try await it.persistence.flush() }
         await #expect(throws: PersistenceError.self) { try await it.persistence.close() }

@@ -74,7 +74,7 @@ struct SQLiteStoreTests {
         try RawSQLite(url).execute("PRAGMA user_version = 7")
         let bytes = try Data(contentsOf: url)
 
-        await #expect(throws: PersistenceError.newerVersion(path: url.path, found: 7, supported: 2))
+        await #expect(throws: PersistenceError.newerVersion(path: url.path, found: 7, supported: 3))
         {
             _ = try await AttractionStore.openDatabase(at: url)
         }
@@ -103,7 +103,8 @@ struct SQLiteStoreTests {
         let unfillable = folder.file("unfillable.sqlite")
         try await SQLiteListFile.write([Attraction(name: "Louvre")], to: unfillable)
         // The table as the program makes it, from the described fields, and one column more.
-        let columns = ["id TEXT PRIMARY KEY", "rank INTEGER"] + Attraction.fields.map(\.name)
+        let columns =
+            ["id TEXT PRIMARY KEY", "rank INTEGER"] + Attraction.fields.map(\.name) + ["row_change"]
         try RawSQLite(unfillable).execute(
             "ALTER TABLE elements RENAME TO old; CREATE TABLE elements (\(columns.joined(separator: ", ")), created TEXT NOT NULL); INSERT INTO elements SELECT *, 'today' FROM old; DROP TABLE old"
         )
@@ -128,7 +129,7 @@ struct SQLiteStoreTests {
     }
 
     @Test(
-        "a database made before a field was described, by schema version 1, gets its column, its rows the default, and version 2"
+        "a database made before a field was described, by schema version 1, gets its column, its rows the default, and version 3"
     )
     func newFieldColumn() async throws {
         let folder = try TemporaryFolder()
@@ -156,7 +157,7 @@ struct SQLiteStoreTests {
         #expect(
             try RawSQLite(url).rows("SELECT name, notes FROM elements") == [["Louvre", "Vermeer"]])
         // Version 1's log of changes is gone with it.
-        #expect(try RawSQLite(url).rows("PRAGMA user_version") == [["2"]])
+        #expect(try RawSQLite(url).rows("PRAGMA user_version") == [["3"]])
         #expect(
             try RawSQLite(url).rows("SELECT name FROM sqlite_master WHERE name = 'changes'") == [])
     }

@@ -182,7 +182,7 @@ struct SharedFileTests {
             store.elements == [Attraction(id: louvre.id, name: "Musée du Louvre", notes: "Art")])
         #expect(
             store.notice.value?.message
-                == "“Louvre” had its name changed elsewhere to “Musée du Louvre” while it was edited here to “Le Louvre”; the other change was kept"
+                == "“Louvre” had its name changed here to “Le Louvre” and in another process to “Musée du Louvre”; the other process's was kept"
         )
     }
 
@@ -221,8 +221,8 @@ struct SharedFileTests {
             result: Attraction(id: louvre.id, name: "Louvre Museum", notes: "paintings"))
 
         #expect(notices.count == 2)
-        #expect(notices.contains { $0.contains("its name changed elsewhere to “Le Louvre”") })
-        #expect(notices.contains { $0.contains("its notes changed elsewhere to “Mona Lisa”") })
+        #expect(notices.contains { $0.contains("in another process to “Le Louvre”") })
+        #expect(notices.contains { $0.contains("in another process to “Mona Lisa”") })
         withExtendedLifetime(token) {}
     }
 

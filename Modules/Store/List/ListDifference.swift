@@ -73,6 +73,18 @@ public enum ListDifference<Element: ListElement> {
         return edits
     }
 
+    /// The ids of `order` that moved since `base`: of the ids both list, those outside a
+    /// longest run that kept its relative order. Ids only one lists are not counted as moved.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    public static func moved(from base: [Element.ID], to order: [Element.ID]) -> Set<Element.ID> {
+        let baseIndex = Dictionary(
+            base.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let shared = order.filter { baseIndex[$0] != nil }
+        let staying = longestIncreasingRun(shared.compactMap { baseIndex[$0] })
+        return Set(shared.filter { id in baseIndex[id].map { !staying.contains($0) } ?? false })
+    }
+
     /// The values of a longest strictly increasing subsequence of `values` (patience sorting).
     ///
     /// - Complexity: O(*n* log *n*).

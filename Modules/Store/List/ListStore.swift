@@ -115,8 +115,9 @@ public final class ListStore<Element: ListElement> {
     /// Saving an edit is a merge, not a replace: only the fields the editor changed (from
     /// `original` to `edited`) are written, so a field
     /// that another process changed while the editor was open, and that was merged in since, is
-    /// kept. A field both changed keeps the other change, as a merge of two saves does, and a
-    /// ``notice`` names the element, the field and both values.
+    /// kept. A field both changed keeps the other change, by the rule every merge uses
+    /// (``ElementMerge/fieldwise(base:ours:theirs:)``), and a ``notice`` names the element, the
+    /// field and both values.
     ///
     /// - Throws: as ``replace(_:with:)``.
     public func mergeEdit(of original: Element, result edited: Element)
@@ -129,19 +130,10 @@ public final class ListStore<Element: ListElement> {
         guard let current = element(withID: original.id) else {
             throw .unknownElement(original.id)
         }
-        let changedMeanwhile = Set(current.fieldsChanged(from: original).map(\.name))
-        var kept = edited
-        var notices: [String] = []
-        for field in edited.fieldsChanged(from: original)
-        where changedMeanwhile.contains(field.name) {
-            if !field.isEqual(edited, current) {
-                notices.append(
-                    "“\(original.title)” had its \(field.name) changed elsewhere to “\(field.text(in: current))” while it was edited here to “\(field.text(in: edited))”; the other change was kept"
-                )
-            }
-            field.copy(from: original, to: &kept)
-        }
-        try replace(original.id, with: current.applying(editFrom: original, to: kept))
+        // The field rule every merge uses: a field both changed keeps the change made elsewhere.
+        let (merged, notices) = ElementMerge.fieldwise(
+            base: original, ours: edited, theirs: current)
+        try replace(original.id, with: merged)
         for message in notices { post(message) }
     }
 

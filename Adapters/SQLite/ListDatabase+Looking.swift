@@ -1,0 +1,119 @@
+import MVCModel
+import MVCStore
+
+/// One row another program changed, as a look or a write found it.
+struct ChangedRow<Element: SQLiteListElement>: Sendable {
+    /// The element the row holds; `nil` if it cannot be taken in (then `problem` says why).
+    var element: Element?
+    var problem: String?
+    /// The ids of the rows right before it in the list, nearest first (a few: the first of them
+    /// the store has is the one it goes after; none, at the top).
+    var predecessors: [Element.ID]
+}
+
+/// What changed in the database after the last change the store has.
+struct DatabaseChanges<Element: SQLiteListElement>: Sendable {
+    /// The rows changed, in list order.
+    var rows: [ChangedRow<Element>] = []
+    /// The rows deleted (by id).
+    var deleted: [Element.ID] = []
+    /// The whole list and the rows that break a rule, when the changes alone could not be read:
+    /// this process fell behind the tombstones kept, or most of the list changed.
+    var whole: (elements: [Element], problems: [String])?
+    /// The last change this covers, and the `data_version` it was read at.
+    var through: Int64
+    var dataVersion: Int64
+}
+
+/// Taking in other programs' commits: what changed since the last change the store has.
+extension ListDatabase {
+    /// How many changed rows a look reads one by one; past that, reading the whole list is
+    /// cheaper than placing each row.
+    static var rowsReadOneByOne: Int { 20_000 }
+    /// How many rows before a changed row a look names, for placing it.
+    static var predecessorsNamed: Int { 4 }
+
+    /// What another connection committed since the last look (`nil` if nothing), read in one
+    /// transaction with the schema check: a file unmade between the two is never read as a list
+    /// with every row deleted.
+    func look() -> Result<DatabaseChanges<Element>?, PersistenceError> {
+        Result { () throws(PersistenceError) in
+            let connection = try connected()
+            let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
+            guard version != seenDataVersion else { return nil }
+            let seen = seenChange
+            let found = try sqliteCall {
+                try connection.reading { () throws -> DatabaseChanges<Element>? in
+                    try changes(after: seen, in: connection, dataVersion: version)
+                }
+            }
+            // Nothing of the list's changed (a commit to another table): nothing to take in.
+            if found == nil { seenDataVersion = version }
+            return found
+        }
+    }
+
+    /// Records that the store took in `changes`: the next look reads what came after.
+    func tookIn(through change: Int64, dataVersion: Int64) {
+        seenChange = max(seenChange, change)
+        seenDataVersion = dataVersion
+    }
+
+    /// The changes after `seen`, inside a read transaction.
+    private func changes(after seen: Int64, in connection: SQLiteConnection, dataVersion: Int64)
+        throws -> DatabaseChanges<Element>?
+    {
+        // Unmade by another program (version cleared, a column or table gone): told before any
+        // row is read.
+        let stored = try DatabaseSchema.storedVersion(connection, path: path)
+        let columns = try DatabaseSchema.elementColumns(connection)
+        let tables = try connection.integer(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('elements', 'meta', 'change_counter', 'tombstones')"
+        )
+        guard stored == DatabaseSchema.version, tables == 4, columns.contains("row_change"),
+            Element.fields.allSatisfy({ columns.contains($0.name) })
+        else { throw DatabaseSchema.notMine(path) }
+        var last: Int64 = 0
+        var pruned: Int64 = 0
+        try connection.rows("SELECT last, pruned FROM change_counter", [], columns: 2) { row in
+            last = row[0].flatMap { Int64($0) } ?? 0
+            pruned = row[1].flatMap { Int64($0) } ?? 0
+        }
+        guard last != seen else { return nil }
+        var changes = DatabaseChanges<Element>(through: last, dataVersion: dataVersion)
+        let changedRows =
+            try connection.integer(
+                "SELECT count(*) FROM elements WHERE row_change > ?", .integer(seen)) ?? 0
+        // Fallen behind the tombstones kept (or the counter went back: a file put back), or most
+        // of the list changed: the whole list, once.
+        if seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
+            let rows = try StoredRows.read(connection, for: Element.self)
+            let decoded = RowDecoder<Element>.decode(rows)
+            changes.whole = (decoded.elements, decoded.problems.map(\.reason))
+            return changes
+        }
+        let rows = try StoredRows.read(connection, for: Element.self, changedAfter: seen)
+        for (index, row) in RowDecoder<Element>.each(rows).enumerated() {
+            let place = rows.places[index]
+            let before = try connection.strings(
+                "SELECT id FROM elements WHERE rank <= ?1 AND NOT (rank = ?1 AND rowid >= ?2) ORDER BY rank DESC, rowid DESC LIMIT \(Self.predecessorsNamed)",
+                .integer(place.rank), .integer(place.rowid))
+            changes.rows.append(
+                ChangedRow(
+                    element: row.element, problem: row.problem,
+                    predecessors: before.compactMap { Element.ID($0) }))
+        }
+        changes.deleted = try connection.strings(
+            "SELECT id FROM tombstones WHERE row_change > ?", .integer(seen)
+        ).compactMap { Element.ID($0) }
+        return changes
+    }
+}
+
+extension ListDatabase {
+    /// Makes the next look read the whole list, whatever its counter says.
+    func readWholeListNext() {
+        seenChange = -1
+        seenDataVersion = -1
+    }
+}
