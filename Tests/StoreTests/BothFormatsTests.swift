@@ -24,17 +24,17 @@ enum ListFormat: CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     /// Opens the list at `url` as a program would: following other processes' saves from the
-    /// operating system's notices (polling every 100 ms where there are none).
+    /// operating system's notices (polling `every` 100 ms where there are none).
     @MainActor
-    func open(_ url: URL) async throws -> OpenList {
+    func open(_ url: URL, every interval: Duration = .milliseconds(100)) async throws -> OpenList {
         switch self {
         case .document:
             let (store, saver) = try await AttractionStore.open(at: url, delay: .milliseconds(20))
-            saver.watchForSaves(fallbackInterval: .milliseconds(100))
+            saver.watchForSaves(fallbackInterval: interval)
             return OpenList(store: store, flush: { try await saver.flush() }, close: {})
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
-                at: url, pollInterval: .milliseconds(100))
+                at: url, pollInterval: interval)
             return OpenList(
                 store: store, flush: { try await persistence.flush() },
                 close: { try await persistence.close() })
