@@ -36,8 +36,9 @@ struct StoredRows: Sendable {
             ) { row in rows.append(row, fields: fields.count) }
             return rows
         }
+        // `+rank`: sorted after the search by the change index, not read whole in rank order.
         try connection.rows(
-            "\(selected), rank, rowid FROM elements WHERE row_change > ? ORDER BY rank, rowid",
+            "\(selected), rank, rowid FROM elements WHERE row_change > ? ORDER BY +rank, rowid",
             [.integer(changedAfter)], columns: fields.count + 4
         ) { row in
             rows.append(row, fields: fields.count)

@@ -46,7 +46,7 @@ enum DatabaseSchema {
                 WHERE rowid = NEW.rowid;
             INSERT OR REPLACE INTO tombstones (id, row_change)
                 SELECT OLD.id, last FROM change_counter WHERE OLD.id IS NOT NEW.id;
-            DELETE FROM tombstones WHERE id = NEW.id;
+            DELETE FROM tombstones WHERE id = NEW.id AND OLD.id IS NOT NEW.id;
         END;
         CREATE TRIGGER elements_deleted AFTER DELETE ON elements BEGIN
             UPDATE change_counter SET last = last + 1,

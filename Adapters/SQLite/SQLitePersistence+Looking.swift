@@ -48,41 +48,14 @@ extension SQLitePersistence {
         }
     }
 
-    /// Applies the changed rows and the deletions to the store, as ordinary updates; `false` if
-    /// a row could not be placed.
+    /// Applies the changed rows and the deletions to the store; `false` if a row could not be
+    /// placed.
     private func apply(_ changes: DatabaseChanges<Element>, to store: ListStore<Element>) -> Bool {
-        var deleted: [String] = []
-        for id in changes.deleted {
-            guard let position = store.position(of: id) else { continue }
-            let element = store.elements[position]
-            store.takeIn([.remove(element, at: position)])
-            deleted.append(element.title)
+        let changed = changes.rows.compactMap { row in
+            row.element.map { (element: $0, predecessors: row.predecessors) }
         }
-        var problems: [String] = []
-        for row in changes.rows {
-            guard let element = row.element else {
-                problems.append(row.problem ?? "it cannot be read")
-                continue
-            }
-            // Right after the first row before it that the store has; at the top if none is.
-            let previous = row.predecessors.lazy.compactMap { store.position(of: $0) }.first
-            if previous == nil, row.predecessors.count == ListDatabase<Element>.predecessorsNamed {
-                return false
-            }
-            let after = previous ?? -1
-            guard let position = store.position(of: element.id) else {
-                store.takeIn([.insert(element, at: after + 1)])
-                continue
-            }
-            let destination = position < after ? after : after + 1
-            if destination != position {
-                store.takeIn([.move(element.id, from: position, to: destination)])
-            }
-            let current = store.elements[destination]
-            if current != element { store.takeIn([.replace(old: current, new: element)]) }
-        }
-        if !deleted.isEmpty { store.postNotice(MergeNotice.deletedThere(deleted)) }
-        for notice in told(problems) { store.postNotice(notice) }
+        guard store.takeIn(changed: changed, deleted: changes.deleted) else { return false }
+        for notice in told(changes.rows.compactMap(\.problem)) { store.postNotice(notice) }
         return true
     }
 
@@ -94,13 +67,7 @@ extension SQLitePersistence {
         async
     {
         let base = store.elements
-        let notices = told(problems)
-        // A list unchanged brings nothing (compared off the main actor).
-        if await Task.detached(operation: { elements == base }).value {
-            for notice in notices { store.postNotice(notice) }
-        } else {
-            _ = await store.takeIn(base: base, fileVersion: elements, notices: notices)
-        }
+        _ = await store.takeIn(base: base, fileVersion: elements, notices: told(problems))
         // Freeing a long list takes a while: off the main actor.
         Task.detached(priority: .background) { withExtendedLifetime((base, elements)) {} }
     }

@@ -44,6 +44,14 @@ enum DatabaseBenchmarks {
         await move(database: database, count: million, edits: edits)
         opening(database: database, document: document, count: million)
         await reaching(in: folder, edits: quick ? 3 : 10)
+        var scaled: [(url: URL, count: Int)] = []
+        for count in quick ? [1_000, 10_000] : [10_000, 100_000] {
+            let url = folder.appending(path: "scale-\(count).sqlite")
+            if (try? await SQLiteListFile.write(attractions(count), to: url)) != nil {
+                scaled.append((url, count))
+            }
+        }
+        await foreignEditsAtScale(scaled + [(database, million)], edits: quick ? 3 : 10)
         await longestJob(in: folder, count: twoHundredThousand, edits: quick ? 3 : 10)
     }
 

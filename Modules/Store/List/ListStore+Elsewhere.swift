@@ -30,6 +30,52 @@ extension ListStore {
         return applied
     }
 
+    /// Takes in rows another process changed and deleted, read from a store that keeps a row per
+    /// element: each changed element replaces this list's version of it and goes right after the
+    /// first of `predecessors` (the ids before it there, nearest first) that this list has, or at
+    /// the top if it has none; each deleted one is removed, and named in a notice. Each is
+    /// published as an ordinary update, not recorded for undo, not handed back to persistence.
+    ///
+    /// No merge happens: the caller hands in what is stored, once every edit of this process is
+    /// written (each merged with the stored row by ``ElementMerge``).
+    ///
+    /// - Returns: `false` if a row could not be placed (this list has none of the ids named
+    ///   before it): the rows before it were taken in, and the caller reads the whole list.
+    /// - Complexity: O(*k*) lookups for *k* rows, each O(1) but the first after an insert, removal
+    ///   or move.
+    public func takeIn(
+        changed: [(element: Element, predecessors: [Element.ID])], deleted: [Element.ID]
+    ) -> Bool {
+        tracer.record(
+            from: .persistence, to: .store,
+            "take in another process's commit (\(Element.counted(changed.count)) changed, \(deleted.count) deleted)"
+        )
+        var titles: [String] = []
+        for id in deleted {
+            guard let position = position(of: id) else { continue }
+            let element = list.elements[position]
+            takeIn([.remove(element, at: position)])
+            titles.append(element.title)
+        }
+        defer { if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) } }
+        for (element, predecessors) in changed {
+            let previous = predecessors.lazy.compactMap { self.position(of: $0) }.first
+            if previous == nil, !predecessors.isEmpty { return false }
+            let after = previous ?? -1
+            guard let position = position(of: element.id) else {
+                takeIn([.insert(element, at: after + 1)])
+                continue
+            }
+            let destination = position < after ? after : after + 1
+            if destination != position {
+                takeIn([.move(element.id, from: position, to: destination)])
+            }
+            let current = list.elements[destination]
+            if current != element { takeIn([.replace(old: current, new: element)]) }
+        }
+        return true
+    }
+
     /// Publishes `message` as the store's newest ``notice``: a conflict resolved, or a row of
     /// another process's that could not be taken in.
     public func postNotice(_ message: String) {
