@@ -1,5 +1,6 @@
 import MVCObservation
 public import MVCPresenter
+import Synchronization
 public import Testing
 
 /// Drives a presenter step by step and asserts every view-state it publishes, exhaustively.
@@ -153,6 +154,12 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     ) async {
         lastStep = sourceLocation
         if received.isEmpty { await settle(untilAState: true) }
+        if received.isEmpty, isWorking {
+            fail(
+                "no state was published: work the presenter started was still running after \(patience)",
+                sourceLocation)
+            return
+        }
         guard !received.isEmpty else {
             fail(
                 "no state was published: the presenter's work has finished and the main actor "
@@ -174,16 +181,41 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// long as the work says it is running, up to the store's patience; fewer if `untilAState` and a state arrives. Then
     /// lets the main actor run what is already scheduled on it (a task an intent started).
     private func settle(untilAState: Bool) async {
-        await presenter.pendingWorkFinished()
         let deadline = ContinuousClock.now + patience
+        await workFinished(by: deadline)
         while isWorking, !(untilAState && !received.isEmpty), ContinuousClock.now < deadline {
-            await presenter.pendingWorkFinished()
+            await workFinished(by: deadline)
             try? await Task.sleep(for: .milliseconds(1))
         }
         var turns = 0
         while !(untilAState && !received.isEmpty) && turns < Self.turnsToSettle {
             await Task.yield()
             turns += 1
+        }
+    }
+
+    /// Returns once the presenter's `pendingWorkFinished()` does, or at `deadline`, whichever is
+    /// first: work that never ends (a service that never answers) fails the step, never hangs it.
+    private func workFinished(by deadline: ContinuousClock.Instant) async {
+        let presenter = presenter
+        let first = Mutex(true)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce = { @Sendable in
+                let isFirst = first.withLock { isFirst in
+                    defer { isFirst = false }
+                    return isFirst
+                }
+                if isFirst { continuation.resume() }
+            }
+            let timer = Task {
+                try? await Task.sleep(until: deadline)
+                resumeOnce()
+            }
+            Task { @MainActor in
+                await presenter.pendingWorkFinished()
+                timer.cancel()
+                resumeOnce()
+            }
         }
     }
 
@@ -231,8 +263,8 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
         }
         if isWorking {
             fail(
-                "work the presenter started is still running at the end of the test", sourceLocation
-            )
+                "work the presenter started is still running at the end of the test, after waiting \(patience) for it",
+                sourceLocation)
         }
     }
 

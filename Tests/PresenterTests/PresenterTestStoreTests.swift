@@ -413,3 +413,43 @@ struct PresenterTestStoreKeyedDiffTests {
         await store.finish()
     }
 }
+
+/// A presenter whose work never ends: a service that never answers.
+@MainActor
+private final class NeverFinishingPresenter: ViewStatePresenter {
+    struct ViewState: Equatable, Sendable { var text = "" }
+    private(set) var viewState = ViewState()
+    private let property = ObservableProperty(ViewState())
+
+    var hasPendingWork: Bool { true }
+
+    func observeViewState(_ handler: @escaping (ViewState) -> Void) -> ObservationToken {
+        property.observe(options: .new) { change in
+            if let state = change.newValue { handler(state) }
+        }
+    }
+
+    /// An hour: for a test, for ever (a sleep, not a continuation never resumed, so nothing leaks).
+    func pendingWorkFinished() async {
+        try? await Task.sleep(for: .seconds(3_600))
+    }
+}
+
+@MainActor
+@Suite("The presenter test store, with work that never ends")
+struct NeverFinishingWorkTests {
+    @Test("finish and receive fail after their patience, naming the work still running, and return")
+    func patienceEndsTheWait() async {
+        let store = PresenterTestStore(NeverFinishingPresenter(), patience: .milliseconds(200))
+        await withKnownIssue {
+            await store.receive { $0.text = "never" }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("was still running after")
+        }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("still running at the end of the test")
+        }
+    }
+}
