@@ -131,7 +131,7 @@ enum RowDecoder<Element: SQLiteListElement> {
         fields: ContiguousArray<ElementField<Element>>, problem: inout String?
     ) -> Element? {
         // Written exactly as this code writes ids, or later edits would miss the row.
-        guard let id = Element.ID(key), id.description == key else {
+        guard let id = Element.id(stored: key), Element.storedText(of: id) == key else {
             let article = "aeiou".contains(Element.noun.first ?? "x") ? "an" : "a"
             problem = "its id “\(key)” is not the id of \(article) \(Element.noun), as written here"
             return nil

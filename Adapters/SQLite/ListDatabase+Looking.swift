@@ -101,11 +101,11 @@ extension ListDatabase {
             changes.rows.append(
                 ChangedRow(
                     element: row.element, problem: row.problem,
-                    predecessors: before.compactMap { Element.ID($0) }))
+                    predecessors: before.compactMap { Element.id(stored: $0) }))
         }
         changes.deleted = try connection.strings(
             "SELECT id FROM tombstones WHERE row_change > ?", .integer(seen)
-        ).compactMap { Element.ID($0) }
+        ).compactMap { Element.id(stored: $0) }
         return changes
     }
 }

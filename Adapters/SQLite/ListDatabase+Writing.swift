@@ -95,21 +95,23 @@ extension ListDatabase {
         switch (outcome.element, stored.exists) {
         case (nil, false): break
         case (nil, true):
-            try connection.run("DELETE FROM elements WHERE id = ?", .text(id.description))
+            try connection.run(
+                "DELETE FROM elements WHERE id = ?", .text(Element.storedText(of: id)))
         case (let element?, false):
             try insert(element, in: connection, rank: place())
         case (let element?, true):
             if element != stored.element {
                 try connection.rows(
                     updateStatement,
-                    [.text(id.description)] + Element.fields.map { .text($0.text(in: element)) },
+                    [.text(Element.storedText(of: id))]
+                        + Element.fields.map { .text($0.text(in: element)) },
                     columns: 0
                 ) { _ in }
             }
             if case .moved = write.change {
                 try connection.run(
                     "UPDATE elements SET rank = ? WHERE id = ?", .integer(place()),
-                    .text(id.description))
+                    .text(Element.storedText(of: id)))
             }
         }
         return outcome
@@ -124,7 +126,7 @@ extension ListDatabase {
         var found: (exists: Bool, element: Element?) = (false, nil)
         try connection.rows(
             "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
-            [.text(id.description)], columns: fields.count
+            [.text(Element.storedText(of: id))], columns: fields.count
         ) { row in
             var element = Element(blankWithID: id)
             for (text, field) in zip(row, fields) {
@@ -142,7 +144,7 @@ extension ListDatabase {
     private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {
         try connection.rows(
             insertStatement,
-            [.text(element.id.description), .integer(rank)]
+            [.text(Element.storedText(of: element.id)), .integer(rank)]
                 + Element.fields.map { .text($0.text(in: element)) },
             columns: 0
         ) { _ in }
@@ -172,19 +174,22 @@ extension ListDatabase {
         of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
         in connection: SQLiteConnection
     ) throws -> Int64? {
-        let key = SQLiteValue.text(id.description)
+        let key = SQLiteValue.text(Element.storedText(of: id))
         let rankOf = "SELECT rank FROM elements WHERE id = ?"
-        if let predecessor, let low = try connection.integer(rankOf, .text(predecessor.description))
+        if let predecessor,
+            let low = try connection.integer(rankOf, .text(Element.storedText(of: predecessor)))
         {
             let high = try connection.integer(
                 "SELECT rank FROM elements WHERE rank >= ? AND id NOT IN (?, ?) ORDER BY rank LIMIT 1",
-                .integer(low), key, .text(predecessor.description))
+                .integer(low), key, .text(Element.storedText(of: predecessor)))
             return Self.between(low, high)
         }
-        if let successor, let high = try connection.integer(rankOf, .text(successor.description)) {
+        if let successor,
+            let high = try connection.integer(rankOf, .text(Element.storedText(of: successor)))
+        {
             let low = try connection.integer(
                 "SELECT rank FROM elements WHERE rank <= ? AND id NOT IN (?, ?) ORDER BY rank DESC LIMIT 1",
-                .integer(high), key, .text(successor.description))
+                .integer(high), key, .text(Element.storedText(of: successor)))
             return Self.between(low, high)
         }
         let edge = try connection.integer(

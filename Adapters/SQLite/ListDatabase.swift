@@ -1,11 +1,33 @@
-import Foundation
+public import Foundation
 public import MVCModel
 import MVCStore
 
-/// An element a list store can keep in an SQLite database: one row per element, keyed by its id,
-/// one column per field of ``/MVCModel/ListElement/fields`` (a new field's column is added at the
-/// next opening), holding the text an editor shows, read back with the field's parse.
-public protocol SQLiteListElement: ListElement where ID: LosslessStringConvertible {}
+/// An element a list store can keep in an SQLite database: one row per element, keyed by its id
+/// as text, one column per field of ``/MVCModel/ListElement/fields`` (a new field's column is
+/// added at the next opening), holding the text an editor shows, read back with the field's parse.
+///
+/// An id that is `LosslessStringConvertible` or a `UUID` needs nothing more; any other id says
+/// how it is written as text and read back.
+public protocol SQLiteListElement: ListElement {
+    /// The text the database stores for `id`, read back by ``id(stored:)``.
+    static func storedText(of id: ID) -> String
+    /// The id stored as `text`, or `nil` if it names none.
+    static func id(stored text: String) -> ID?
+}
+
+extension SQLiteListElement where ID: LosslessStringConvertible {
+    /// The id's `description`.
+    public static func storedText(of id: ID) -> String { id.description }
+    /// The id whose `description` is `text`.
+    public static func id(stored text: String) -> ID? { ID(text) }
+}
+
+extension SQLiteListElement where ID == UUID {
+    /// The UUID's `uuidString`.
+    public static func storedText(of id: ID) -> String { id.uuidString }
+    /// The UUID `text` spells.
+    public static func id(stored text: String) -> ID? { UUID(uuidString: text) }
+}
 
 /// One edit on its way to the database, with the element's neighbours in this process's list
 /// after it (`nil` at an end), which say where it goes.
