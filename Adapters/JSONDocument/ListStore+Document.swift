@@ -20,7 +20,11 @@ extension ListStore where Element: DocumentListElement {
     ///   - clock: The clock the saver's delay and the watch interval are measured on; tests pass
     ///     one they advance by hand.
     ///   - watchInterval: How often to look for another process's save, to show it without
-    ///     waiting for this process's next save; `nil` looks only when saving.
+    ///     waiting for this process's next save; `nil` (the default) follows the operating
+    ///     system's notices instead (``CoalescingSaver/watchForSaves(fallbackInterval:)``).
+    ///   - watching: Whether to look for other processes' saves between this one's; `false` looks
+    ///     only when saving (or when asked, by `flushAndCheck()`). By default it does, as an
+    ///     SQLite database does: another process's edits arrive whichever adapter keeps the list.
     ///   - tracer: Told each hop the store and the saver make.
     /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
     ///
@@ -33,6 +37,7 @@ extension ListStore where Element: DocumentListElement {
         delay: Duration = .milliseconds(300),
         clock: any Clock<Duration> = ContinuousClock(),
         watchInterval: Duration? = nil,
+        watching: Bool = true,
         tracer: HopTracer = .disabled
     ) async throws(PersistenceError) -> (store: ListStore, saver: CoalescingSaver<[Element]>) {
         let file = DocumentFile(url: url, format: Element.documentFormat)
@@ -48,7 +53,11 @@ extension ListStore where Element: DocumentListElement {
                 ?? fileVersion
         }
         saver.notify = { [weak store] message in store?.postNotice(message) }
-        if let watchInterval { saver.watch(every: watchInterval) }
+        if let watchInterval {
+            saver.watch(every: watchInterval)
+        } else if watching {
+            saver.watchForSaves()
+        }
         return (store, saver)
     }
 }

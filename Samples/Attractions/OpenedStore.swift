@@ -46,7 +46,8 @@ struct OpenedStore {
     static func open(_ url: URL, tracer: HopTracer) async throws(PersistenceError) -> OpenedStore {
         switch Format(of: url) {
         case .document:
-            let (store, saver) = try await AttractionStore.open(at: url, tracer: tracer)
+            let (store, saver) = try await AttractionStore.open(
+                at: url, watching: false, tracer: tracer)
             saver.watchForSaves(fallbackInterval: .milliseconds(500))
             let unconfirmed: @MainActor () -> String? = {
                 guard case .unconfirmed(let reason) = saver.status.value else { return nil }

@@ -31,7 +31,7 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
             (store, flush, close) = (opened, persistence.flush, { try await persistence.close() })
         } else {
             let (opened, saver) = try await AttractionStore.open(
-                at: url, delay: delay, watchInterval: watch)
+                at: url, delay: delay, watchInterval: watch, watching: watch != nil)
             (store, flush, close) = (opened, saver.flush, saver.flush)
         }
     } catch {

@@ -23,7 +23,8 @@ struct FileHazardTests {
     private func open(
         _ url: URL, watch: Duration? = nil, clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>) {
-        try await AttractionStore.open(at: url, clock: clock, watchInterval: watch)
+        try await AttractionStore.open(
+            at: url, clock: clock, watchInterval: watch, watching: watch != nil)
     }
 
     /// The change time in `status` (named differently on Apple platforms).

@@ -12,7 +12,8 @@ import MVCStore
 func openDocument(_ url: URL, watch: Duration? = nil) async throws
     -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>)
 {
-    try await AttractionStore.open(at: url, delay: .milliseconds(20), watchInterval: watch)
+    try await AttractionStore.open(
+        at: url, delay: .milliseconds(20), watchInterval: watch, watching: watch != nil)
 }
 
 /// The saves the file at `url` names, newest first.

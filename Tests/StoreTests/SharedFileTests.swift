@@ -15,7 +15,8 @@ struct SharedFileTests {
         clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> (store: AttractionStore, saver: CoalescingSaver<[Attraction]>) {
         try await AttractionStore.open(
-            at: folder.file("a.json"), delay: delay, clock: clock, watchInterval: watch)
+            at: folder.file("a.json"), delay: delay, clock: clock, watchInterval: watch,
+            watching: watch != nil)
     }
 
     @Test(

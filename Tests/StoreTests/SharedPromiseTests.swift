@@ -23,7 +23,8 @@ final class QuietList {
         self.url = url
         switch format {
         case .document:
-            let (store, saver) = try await AttractionStore.open(at: url, delay: .milliseconds(20))
+            let (store, saver) = try await AttractionStore.open(
+                at: url, delay: .milliseconds(20), watching: false)
             self.store = store
             (writing, looking, closing) = (saver.flush, saver.flushAndCheck, saver.flush)
         case .database:
@@ -59,6 +60,44 @@ final class QuietList {
 @MainActor
 @Suite("Every adapter's promises to two processes on one list")
 struct SharedPromiseTests {
+    @Test(
+        "opened with the defaults, a list shows another process's edit without saving anything itself",
+        arguments: ListFormat.allCases)
+    func defaultsFollowOtherProcesses(format: ListFormat) async throws {
+        let folder = try TemporaryFolder()
+        let url = format.file(in: folder)
+        let store: AttractionStore
+        let close: () async throws -> Void
+        switch format {
+        case .document:
+            let (opened, saver) = try await AttractionStore.open(at: url)
+            (store, close) = (opened, { try await saver.flush() })
+        case .database:
+            let (opened, persistence) = try await AttractionStore.openDatabase(at: url)
+            (store, close) = (opened, { try await persistence.close() })
+        }
+        try store.add(Attraction(name: "Louvre"))
+        try await close()
+        let reopened: AttractionStore
+        let closeAgain: () async throws -> Void
+        switch format {
+        case .document:
+            let (opened, saver) = try await AttractionStore.open(at: url)
+            (reopened, closeAgain) = (opened, { try await saver.flush() })
+        case .database:
+            let (opened, persistence) = try await AttractionStore.openDatabase(at: url)
+            (reopened, closeAgain) = (opened, { try await persistence.close() })
+        }
+        let there = try await OtherStoreProcess(url, watch: nil)
+
+        try await there.run("add 1 Orsay")
+        try await there.run("flush")
+
+        #expect(await eventually { reopened.elements.map(\.name) == ["Louvre", "Orsay"] })
+        try await closeAgain()
+        try await there.close()
+    }
+
     @Test(
         "undoing a delete after another process kept the row with its edit keeps that edit, and says so",
         arguments: ListFormat.allCases)
