@@ -21,6 +21,7 @@ extension SQLitePersistence {
         let read = await database.look()
         // Closed while the look was under way.
         guard stage == .open, watching else { return }
+        defer { if pending.isEmpty { tellHeldNotices() } }
         switch read {
         case .success(let changes?):
             lookProblem = nil
@@ -70,6 +71,12 @@ extension SQLitePersistence {
         _ = await store.takeIn(base: base, fileVersion: elements, notices: told(problems))
         // Freeing a long list takes a while: off the main actor.
         Task.detached(priority: .background) { withExtendedLifetime((base, elements)) {} }
+    }
+
+    /// Tells what the writes held back, once the rows they are about are in the store.
+    func tellHeldNotices() {
+        for notice in heldNotices { store?.postNotice(notice) }
+        heldNotices.removeAll()
     }
 
     /// A notice for each row skipped that was not told at the last look: each is told once, not

@@ -39,6 +39,9 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var isWorking = false
     var wantsLook = false
+    /// What writes told of a row the store does not have as written: told once the look that
+    /// brings the row has applied it, so that the update does not take the notice off a screen.
+    var heldNotices: [String] = []
     /// What looks told last, so that each problem and skipped row is told once.
     var lookProblem: String?
     var skippedRows: Set<String> = []
@@ -136,6 +139,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
             }
         }
         stage = .closed
+        tellHeldNotices()
         await database.close()
         isClosedForGood = true
         resumeWaiters()
@@ -180,9 +184,15 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
                 "write 1 row of \(url.lastPathComponent) (\(next.change.summary))")
             let (conflicts, differs) = try await database.write(next)
             tracer.record(from: .disk, to: .persistence, "committed")
-            // One notice: several posted in one turn would be seen as the last alone.
-            if !conflicts.isEmpty { store?.postNotice(conflicts.joined(separator: "; ")) }
-            // The row is not what this process has: the look that follows the writes takes it in.
+            // One notice: several posted in one turn would be seen as the last alone. The row not
+            // as this process has it: the look that follows the writes takes it in, then tells.
+            if !conflicts.isEmpty {
+                if differs {
+                    heldNotices.append(conflicts.joined(separator: "; "))
+                } else {
+                    store?.postNotice(conflicts.joined(separator: "; "))
+                }
+            }
             if differs { wantsLook = true }
             pending.removeFirst()
             written += 1

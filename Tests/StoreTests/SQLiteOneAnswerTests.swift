@@ -51,9 +51,16 @@ struct SQLiteOneAnswerTests {
         let (store, persistence) = try await ListStore<Span>.openDatabase(
             at: url, pollInterval: nil)
         var notices: [String] = []
+        // Updates and notices in the order they arrive: a screen takes a notice off at the next
+        // update, so the update a conflict brings must come before the notice that tells of it.
+        var events: [String] = []
         let token = store.notice.observe(options: .new) { change in
-            if let notice = change.newValue ?? nil { notices.append(notice.message) }
+            if let notice = change.newValue ?? nil {
+                notices.append(notice.message)
+                events.append("notice")
+            }
         }
+        let updates = store.changes.subscribeToAll { _ in events.append("update") }
         try store.add(Span("r", low: 1, high: 5))
         try await persistence.flush()
 
@@ -67,9 +74,11 @@ struct SQLiteOneAnswerTests {
 
         #expect(notices.contains { $0.contains("break a rule (low 4 > high 2)") })
         #expect(!notices.contains { $0.contains("deleted") })
+        // Added, edited here, then the stored row taken in, then told.
+        #expect(events == ["update", "update", "update", "notice"])
         let reopened = try await SQLiteListFile<Span>.read(from: url)
         #expect(reopened == [Span("r", low: 4, high: 5)])
-        withExtendedLifetime(token) {}
+        withExtendedLifetime((token, updates)) {}
     }
 
     @Test("a move made while a look is under way is what the file holds and the screen shows")
