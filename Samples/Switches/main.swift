@@ -19,7 +19,7 @@ let usage = """
     error starting with 'error:', and exit status 1 if any command failed.
 
     OPTIONS:
-      --trace   print each hop across a layer boundary as it happens
+      --trace       print each hop across a layer boundary as it happens
       -h, --help    show this help
 
     COMMANDS:

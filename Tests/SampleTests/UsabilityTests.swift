@@ -16,6 +16,27 @@ struct UsabilityTests {
     }
 
     @Test(
+        "every executable's --help lines its options' descriptions up in one column",
+        arguments: [
+            "switches", "attractions", "avatars", "switches-essentials", "avatars-essentials",
+            "attractions-essentials",
+        ])
+    func helpColumns(sample: String) async throws {
+        let help = try await SampleRunner.run(sample, ["--help"]).output
+        let options = help.components(separatedBy: "OPTIONS:").dropFirst().first ?? ""
+        let lines = options.components(separatedBy: "\n\n").first?.split(separator: "\n") ?? []
+        // Where each option's description starts: after the run of two or more spaces that
+        // follows the option itself.
+        let columns = lines.filter { $0.hasPrefix("  -") }.compactMap { line in
+            line.dropFirst(2).range(of: "  ").map {
+                line.distance(from: line.startIndex, to: $0.lowerBound)
+                    + (line[$0.lowerBound...].prefix { $0 == " " }.count)
+            }
+        }
+        #expect(Set(columns).count <= 1, "\(sample) --help:\n\(options)")
+    }
+
+    @Test(
         "an empty, blank or folder-like --store path is a usage error that names the real problem",
         arguments: [
             ("", "it was given ''"), ("   ", "is blank"),
