@@ -89,7 +89,7 @@ enum DatabaseSchema {
         }
         guard tables.contains("meta") else { throw refuse("its table meta is missing") }
         let kind = try connection.strings("SELECT value FROM meta WHERE key = 'kind'").first
-        guard kind == Element.pluralNoun else {
+        guard kind == Element.databaseKind else {
             throw refuse(
                 "it holds a list of \(kind ?? "unknown things"), not of \(Element.pluralNoun)")
         }
@@ -165,7 +165,7 @@ enum DatabaseSchema {
                     CREATE INDEX elements_by_rank ON elements (rank);
                     """)
                 try connection.run(
-                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.pluralNoun))
+                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.databaseKind))
             }
             if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
             if found < 3 { try connection.execute(changeTracking) }

@@ -9,10 +9,20 @@ import MVCStore
 /// An id that is `LosslessStringConvertible` or a `UUID` needs nothing more; any other id says
 /// how it is written as text and read back.
 public protocol SQLiteListElement: ListElement {
+    /// What the database records it holds (`meta.kind`), and opening checks: a database of another
+    /// kind is refused. Its identity, not its wording: by default ``/MVCModel/ListElement/pluralNoun``,
+    /// but a type whose nouns may be reworded sets it once and keeps it, or rewording orphans
+    /// every database it made.
+    static var databaseKind: String { get }
     /// The text the database stores for `id`, read back by ``id(stored:)``.
     static func storedText(of id: ID) -> String
     /// The id stored as `text`, or `nil` if it names none.
     static func id(stored text: String) -> ID?
+}
+
+extension SQLiteListElement {
+    /// ``/MVCModel/ListElement/pluralNoun``.
+    public static var databaseKind: String { pluralNoun }
 }
 
 extension SQLiteListElement where ID: LosslessStringConvertible {

@@ -33,6 +33,25 @@ struct Book: SQLiteListElement, Codable {
     var problems: [Problem] { title.isEmpty ? [Problem(description: "no title")] : [] }
 }
 
+/// `Book`, its nouns reworded ("volume") but its database kind kept.
+struct Volume: SQLiteListElement, Codable {
+    var id: UUID
+    var title = ""
+    var pages = 0
+
+    static var noun: String { "volume" }
+    static var databaseKind: String { "books" }
+    static let fields: [ElementField<Volume>] = [
+        ElementField("title", \.title, parse: { .success($0) }),
+        ElementField(
+            "pages", \.pages,
+            parse: { Int($0).map { .success($0) } ?? .failure(Book.Problem(description: "?")) }),
+    ]
+
+    init(blankWithID id: UUID) { self.id = id }
+    var problems: [Book.Problem] { [] }
+}
+
 @MainActor
 @Suite("An importer's own element in an SQLite database")
 struct SQLiteImporterTests {
@@ -60,5 +79,15 @@ struct SQLiteImporterTests {
         let reopened = try await SQLiteListFile<Book>.read(from: url)
         #expect(reopened.map(\.title) == ["Dune", "Emma"])
         #expect(reopened.first?.id == dune.id)
+    }
+
+    @Test("rewording an element's nouns keeps its databases, when its database kind is kept")
+    func rewordedNouns() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("books.sqlite")
+        try await SQLiteListFile.write([Book("Dune", pages: 412)], to: url)
+
+        let volumes = try await SQLiteListFile<Volume>.read(from: url)
+        #expect(volumes.map(\.title) == ["Dune"])
     }
 }
