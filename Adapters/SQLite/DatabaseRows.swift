@@ -21,7 +21,8 @@ struct StoredRows: Sendable {
         let existing = try DatabaseSchema.elementColumns(connection)
         // A described field without a column yet (a database made before it) reads as NULL.
         let columns = fields.map {
-            existing.contains($0.name) ? DatabaseSchema.quoted($0.name) : "NULL"
+            existing.contains($0.name)
+                ? DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) : "NULL"
         }
         var rows = StoredRows()
         let mistyped = """

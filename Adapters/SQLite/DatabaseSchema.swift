@@ -24,14 +24,22 @@ enum DatabaseSchema {
     /// which costs what opening does. Bounded by changes, not time, so that the table's size is
     /// bounded whatever the clock does.
     static var tombstoneWindow: Int64 { 100_000 }
-    /// The tables and triggers that keep the change counter and the tombstones (version 3).
-    static var changeTracking: String {
+    /// The tables that keep the change counter and the tombstones, and the counter's column
+    /// (version 3; then `elementTracking`).
+    static var changeTables: String {
         """
         CREATE TABLE change_counter (last INTEGER NOT NULL, pruned INTEGER NOT NULL);
         INSERT INTO change_counter (last, pruned) VALUES (0, 0);
         CREATE TABLE tombstones (id TEXT PRIMARY KEY NOT NULL, row_change INTEGER NOT NULL);
         CREATE INDEX tombstones_by_change ON tombstones (row_change);
         ALTER TABLE elements ADD COLUMN row_change INTEGER NOT NULL DEFAULT 0;
+        """
+    }
+
+    /// The indexes and triggers of the elements table (made again when the table is rebuilt).
+    static var elementTracking: String {
+        """
+        CREATE INDEX IF NOT EXISTS elements_by_rank ON elements (rank);
         CREATE INDEX elements_by_change ON elements (row_change);
         CREATE TRIGGER elements_inserted AFTER INSERT ON elements BEGIN
             UPDATE change_counter SET last = last + 1;
@@ -56,6 +64,40 @@ enum DatabaseSchema {
             DELETE FROM tombstones WHERE row_change <= (SELECT pruned FROM change_counter);
         END;
         """
+    }
+
+    /// The column type a field is declared with: another program sorts and sums a number.
+    static func columnType<Element>(_ field: ElementField<Element>) -> String {
+        switch field.valueKind {
+        case .text: "TEXT"
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .boolean: "BOOLEAN"
+        }
+    }
+
+    /// The value a field's text is stored as (its text, if it is not one of the kind).
+    static func stored<Element>(_ field: ElementField<Element>, in element: Element) -> SQLiteValue
+    {
+        let text = field.text(in: element)
+        return switch field.valueKind {
+        case .text: .text(text)
+        case .integer: Int64(text).map { .integer($0) } ?? .text(text)
+        case .real: Double(text).map { .real($0) } ?? .text(text)
+        case .boolean: text == "true" ? .integer(1) : text == "false" ? .integer(0) : .text(text)
+        }
+    }
+
+    /// The SQL that reads a field's column as the text the field's parse reads back (`column`:
+    /// the quoted column, or `NULL`).
+    static func reading<Element>(_ field: ElementField<Element>, column: String) -> String {
+        switch field.valueKind {
+        case .text, .integer: column
+        // Seventeen digits: every double reads back as itself.
+        case .real:
+            "CASE WHEN typeof(\(column)) = 'real' THEN printf('%!.17g', \(column)) ELSE \(column) END"
+        case .boolean: "CASE \(column) WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE \(column) END"
+        }
     }
 
     /// `name` as an SQL identifier.
@@ -152,7 +194,9 @@ enum DatabaseSchema {
         }
         try connection.execute("PRAGMA synchronous = FULL")
         let existing = try elementColumns(connection)
-        if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }) {
+        if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }),
+            try TypedColumns.mistyped(connection, for: Element.self).isEmpty
+        {
             return
         }
         try connection.writing {
@@ -162,19 +206,21 @@ enum DatabaseSchema {
                     """
                     CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                     CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL);
-                    CREATE INDEX elements_by_rank ON elements (rank);
                     """)
                 try connection.run(
                     "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.databaseKind))
             }
             if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
-            if found < 3 { try connection.execute(changeTracking) }
+            if found < 3 {
+                try connection.execute(changeTables + elementTracking)
+            }
             // Later versions add their steps here, each `if found < N`.
             let existing = try elementColumns(connection)
             for field in Element.fields where !existing.contains(field.name) {
                 try connection.execute(
-                    "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) TEXT")
+                    "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) \(columnType(field))")
             }
+            try TypedColumns.retype(connection, for: Element.self)
             try connection.execute("PRAGMA user_version = \(Self.version)")
         }
     }

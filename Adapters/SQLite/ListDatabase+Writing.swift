@@ -104,7 +104,7 @@ extension ListDatabase {
                 try connection.rows(
                     updateStatement,
                     [.text(Element.storedText(of: id))]
-                        + Element.fields.map { .text($0.text(in: element)) },
+                        + Element.fields.map { DatabaseSchema.stored($0, in: element) },
                     columns: 0
                 ) { _ in }
             }
@@ -125,7 +125,7 @@ extension ListDatabase {
         let fields = Element.fields
         var found: (exists: Bool, element: Element?) = (false, nil)
         try connection.rows(
-            "SELECT \(fields.map { DatabaseSchema.quoted($0.name) }.joined(separator: ", ")) FROM elements WHERE id = ?",
+            "SELECT \(fields.map { DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) }.joined(separator: ", ")) FROM elements WHERE id = ?",
             [.text(Element.storedText(of: id))], columns: fields.count
         ) { row in
             var element = Element(blankWithID: id)
@@ -145,7 +145,7 @@ extension ListDatabase {
         try connection.rows(
             insertStatement,
             [.text(Element.storedText(of: element.id)), .integer(rank)]
-                + Element.fields.map { .text($0.text(in: element)) },
+                + Element.fields.map { DatabaseSchema.stored($0, in: element) },
             columns: 0
         ) { _ in }
     }

@@ -21,6 +21,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// A value bound to a statement's parameter.
 enum SQLiteValue {
     case integer(Int64)
+    case real(Double)
     case text(String)
 }
 
@@ -142,6 +143,7 @@ final class SQLiteConnection {
             let status =
                 switch value {
                 case .integer(let number): sqlite3_bind_int64(statement, index, number)
+                case .real(let number): sqlite3_bind_double(statement, index, number)
                 // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
                 case .text(let text):
                     sqlite3_bind_text(

@@ -13,21 +13,27 @@ struct Book: SQLiteListElement, Codable {
     var id: UUID
     var title = ""
     var pages = 0
+    var rating = 0.0
+    var finished = false
 
     static var noun: String { "book" }
     static let fields: [ElementField<Book>] = [
         ElementField("title", \.title, parse: { .success($0) }),
-        ElementField(
-            "pages", \.pages,
-            parse: {
-                Int($0).map { .success($0) } ?? .failure(Problem(description: "not a number"))
-            }),
+        ElementField("pages", \.pages, parse: { parsed(Int($0)) }),
+        ElementField("rating", \.rating, parse: { parsed(Double($0)) }),
+        ElementField("finished", \.finished, parse: { parsed(Bool($0)) }),
     ]
+
+    @Sendable
+    private static func parsed<Value>(_ value: Value?) -> Result<Value, Problem> {
+        value.map { .success($0) } ?? .failure(Problem(description: "not a value of the field"))
+    }
 
     init(blankWithID id: UUID) { self.id = id }
 
-    init(_ title: String, pages: Int) {
+    init(_ title: String, pages: Int, rating: Double = 0, finished: Bool = false) {
         (id, self.title, self.pages) = (UUID(), title, pages)
+        (self.rating, self.finished) = (rating, finished)
     }
 
     var problems: [Problem] { title.isEmpty ? [Problem(description: "no title")] : [] }
@@ -89,5 +95,78 @@ struct SQLiteImporterTests {
 
         let volumes = try await SQLiteListFile<Volume>.read(from: url)
         #expect(volumes.map(\.title) == ["Dune"])
+    }
+
+    @Test(
+        "a number, a fraction and a truth value are stored typed: another program sorts and sums them"
+    )
+    func typedColumns() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("books.sqlite")
+        let (store, persistence) = try await ListStore<Book>.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Book("Dune", pages: 412, rating: 0.1, finished: true))
+        try store.add(Book("Emma", pages: 474, rating: 4.5))
+        try await persistence.flush()
+
+        let raw = try RawSQLite(url)
+        #expect(
+            try raw.rows(
+                "SELECT name, type FROM pragma_table_info('elements') WHERE name IN ('title', 'pages', 'rating', 'finished') ORDER BY cid"
+            )
+                == [
+                    ["title", "TEXT"], ["pages", "INTEGER"], ["rating", "REAL"],
+                    ["finished", "BOOLEAN"],
+                ])
+        #expect(
+            try raw.rows(
+                "SELECT typeof(pages), typeof(rating), typeof(finished) FROM elements LIMIT 1")
+                == [["integer", "real", "integer"]])
+        #expect(try raw.rows("SELECT sum(pages) FROM elements") == [["886"]])
+        try await OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url,
+            "UPDATE elements SET finished = 1, pages = pages + 1 WHERE title = 'Emma'")
+        persistence.lookForChanges()
+        #expect(
+            await eventually {
+                store.elements.last?.finished == true && store.elements.last?.pages == 475
+            })
+        try await persistence.close()
+        let reopened = try await SQLiteListFile<Book>.read(from: url)
+        #expect(reopened == store.elements)
+        #expect(reopened.first?.rating == 0.1)
+    }
+
+    @Test("a database whose number columns were made as text is retyped in place, every row kept")
+    func textColumnsRetyped() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("books.sqlite")
+        let dune = UUID()
+        try RawSQLite(url).execute(
+            """
+            PRAGMA journal_mode = WAL;
+            CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+            CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL,
+                title TEXT, pages TEXT, rating TEXT, finished TEXT);
+            CREATE INDEX elements_by_rank ON elements (rank);
+            INSERT INTO meta VALUES ('kind', 'books');
+            INSERT INTO elements VALUES ('\(dune.uuidString)', 0, 'Dune', '412', '4.5', 'true');
+            PRAGMA user_version = 2;
+            """)
+
+        let (store, persistence) = try await ListStore<Book>.openDatabase(
+            at: url, pollInterval: nil)
+        #expect(store.elements.map(\.pages) == [412])
+        #expect(store.elements.first?.finished == true)
+        let raw = try RawSQLite(url)
+        #expect(
+            try raw.rows("SELECT typeof(pages), typeof(rating), finished FROM elements")
+                == [["integer", "real", "1"]])
+        // The triggers were made again with the table: another program's edit is seen.
+        try await OtherSQLiteProgram.run(
+            OtherSQLiteProgram.execute, url, "UPDATE elements SET pages = 413")
+        persistence.lookForChanges()
+        #expect(await eventually { store.elements.first?.pages == 413 })
+        try await persistence.close()
     }
 }

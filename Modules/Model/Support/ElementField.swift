@@ -11,8 +11,23 @@
 /// A field an editor types as text is read back with the field's `parse` (a `String` field needs
 /// none).
 public final class ElementField<Element: ListElement>: Sendable {
+    /// What a field's value is, for a store that types what it keeps (a database column another
+    /// program can sort and sum): taken from the value's type.
+    public enum ValueKind: Sendable, Equatable {
+        /// Anything else, kept as the text ``ElementField/text(in:)`` gives.
+        case text
+        /// A whole number (any `BinaryInteger`).
+        case integer
+        /// A floating-point number (any `BinaryFloatingPoint`).
+        case real
+        /// `true` or `false`.
+        case boolean
+    }
+
     /// The field's name: the stored property's, and the key a file stores it under.
     public let name: String
+    /// What the field's value is.
+    public let valueKind: ValueKind
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
@@ -52,6 +67,13 @@ public final class ElementField<Element: ListElement>: Sendable {
         rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
     ) {
         self.name = name
+        valueKind =
+            switch Value.self {
+            case is any BinaryInteger.Type: .integer
+            case is any BinaryFloatingPoint.Type: .real
+            case is Bool.Type: .boolean
+            default: .text
+            }
         self.read = { text, element in
             switch parse(text) {
             case .success(let value):
