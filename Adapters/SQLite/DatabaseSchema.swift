@@ -19,8 +19,9 @@ enum DatabaseSchema {
     static var version: Int64 { 3 }
     /// How far apart new ranks are.
     static var rankGap: Int64 { 1 << 32 }
-    /// How many changes a tombstone is kept for: a process that looks every poll interval never
-    /// falls this far behind; one that was stopped or asleep for longer reads everything once,
+    /// How many changes a tombstone is kept for.
+    ///
+    /// A process that looks every poll interval never falls this far behind; one that was stopped or asleep for longer reads everything once,
     /// which costs what opening does. Bounded by changes, not time, so that the table's size is
     /// bounded whatever the clock does.
     static var tombstoneWindow: Int64 { 100_000 }

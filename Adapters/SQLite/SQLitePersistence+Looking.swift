@@ -12,7 +12,9 @@ extension SQLitePersistence {
     }
 
     /// Looks once, and applies to the store what another process committed since the last
-    /// change the store has: the rows changed, each placed after the row it follows in the
+    /// change the store has.
+    ///
+    /// The rows changed, each placed after the row it follows in the
     /// database, and the rows deleted. No merge happens here: a look is taken in only when every
     /// edit of this process is written (each write merged with the stored row), so the database
     /// holds the one answer and the store takes it.

@@ -1,8 +1,9 @@
 import MVCModel
 
-/// Each field's column declared by what the field holds (``/MVCModel/ElementField/ValueKind``):
-/// `INTEGER`, `REAL`, `BOOLEAN` or `TEXT`, so that another program sorts and sums a number as a
-/// number. SQLite cannot change a column's type in place, so a table made before (every column
+/// Each field's column declared by what the field holds.
+///
+/// The type follows ``/MVCModel/ElementField/ValueKind``: `INTEGER`, `REAL`, `BOOLEAN` or `TEXT`,
+/// so that another program sorts and sums a number as a number. SQLite cannot change a column's type in place, so a table made before (every column
 /// `TEXT`) is rebuilt once, inside the migration's write transaction.
 enum TypedColumns {
     /// The described fields whose column is declared with another type than their kind asks.
@@ -17,8 +18,9 @@ enum TypedColumns {
         }.map(\.name)
     }
 
-    /// Rebuilds the elements table with each described field's column typed, if one is not:
-    /// every row kept with its id, rank, change and order, every other column as it was, and the
+    /// Rebuilds the elements table with each described field's column typed, if one is not.
+    ///
+    /// Every row is kept with its id, rank, change and order, every other column as it was, and the
     /// indexes and triggers made again. A value SQLite's column affinity cannot turn into the
     /// type (text in a number's column) stays as it is, and is told as a broken row when read.
     static func retype<Element: SQLiteListElement>(

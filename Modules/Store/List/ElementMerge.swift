@@ -59,9 +59,11 @@ public enum ElementMerge<Element: ListElement> {
         }
     }
 
-    /// The field rule: `theirs`, with each field only `ours` changed from `base` taken from
-    /// `ours`; a field both changed to different values keeps theirs, and a notice says what ours
-    /// was. The result is not checked against the element's rules.
+    /// The field rule, for an element both sides edited.
+    ///
+    /// The result is `theirs`, with each field only `ours` changed from `base` taken from `ours`;
+    /// a field both changed to different values keeps theirs, and a notice says what ours was.
+    /// The result is not checked against the element's rules.
     public static func fieldwise(base: Element, ours: Element, theirs: Element)
         -> (element: Element, notices: [String])
     {

@@ -73,8 +73,10 @@ public enum ListDifference<Element: ListElement> {
         return edits
     }
 
-    /// The ids of `order` that moved since `base`: of the ids both list, those outside a
-    /// longest run that kept its relative order. Ids only one lists are not counted as moved.
+    /// The ids of `order` that moved since `base`.
+    ///
+    /// Of the ids both list, those outside a longest run that kept its relative order; ids only
+    /// one lists are not counted as moved.
     ///
     /// - Complexity: O(*n* log *n*).
     public static func moved(from base: [Element.ID], to order: [Element.ID]) -> Set<Element.ID> {

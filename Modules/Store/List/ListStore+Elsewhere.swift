@@ -31,10 +31,12 @@ extension ListStore {
     }
 
     /// Takes in rows another process changed and deleted, read from a store that keeps a row per
-    /// element: each changed element replaces this list's version of it and goes right after the
-    /// first of `predecessors` (the ids before it there, nearest first) that this list has, or at
-    /// the top if it has none; each deleted one is removed, and named in a notice. Each is
-    /// published as an ordinary update, not recorded for undo, not handed back to persistence.
+    /// element.
+    ///
+    /// Each changed element replaces this list's version of it and goes right after the first of
+    /// `predecessors` (the ids before it there, nearest first) that this list has, or at the top
+    /// if it has none; each deleted one is removed, and named in a notice. Each is published as
+    /// an ordinary update, not recorded for undo, not handed back to persistence.
     ///
     /// No merge happens: the caller hands in what is stored, once every edit of this process is
     /// written (each merged with the stored row by ``ElementMerge``).
