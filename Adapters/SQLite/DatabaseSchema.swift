@@ -41,7 +41,7 @@ enum DatabaseSchema {
     static var elementTracking: String {
         """
         CREATE INDEX IF NOT EXISTS elements_by_rank ON elements (rank);
-        CREATE INDEX elements_by_change ON elements (row_change);
+        CREATE INDEX IF NOT EXISTS elements_by_change ON elements (row_change);
         CREATE TRIGGER elements_inserted AFTER INSERT ON elements BEGIN
             UPDATE change_counter SET last = last + 1;
             UPDATE elements SET row_change = (SELECT last FROM change_counter)
@@ -65,6 +65,38 @@ enum DatabaseSchema {
             DELETE FROM tombstones WHERE row_change <= (SELECT pruned FROM change_counter);
         END;
         """
+    }
+
+    /// Whether the elements table has its three triggers and its change index: without them a
+    /// change goes unrecorded, and other processes never see it.
+    static func isTracking(_ connection: SQLiteConnection) throws -> Bool {
+        try connection.integer(
+            "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'elements' AND name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change')"
+        ) == 4
+    }
+
+    /// Puts back the triggers and indexes another program dropped (in a write transaction).
+    static func remakeTracking(_ connection: SQLiteConnection) throws {
+        try connection.execute(
+            """
+            DROP TRIGGER IF EXISTS elements_inserted;
+            DROP TRIGGER IF EXISTS elements_updated;
+            DROP TRIGGER IF EXISTS elements_deleted;
+            DROP INDEX IF EXISTS elements_by_change;
+            \(elementTracking)
+            """)
+    }
+
+    /// Makes the counter's one row again, from the newest change a row or tombstone records, and
+    /// with every tombstone counted as pruned: a reader that was behind reads the whole list.
+    static func remakeCounter(_ connection: SQLiteConnection) throws {
+        try connection.execute(
+            """
+            DELETE FROM change_counter;
+            INSERT INTO change_counter (last, pruned) SELECT newest + 1, newest + 1 FROM
+                (SELECT max(coalesce((SELECT max(row_change) FROM elements), 0),
+                    coalesce((SELECT max(row_change) FROM tombstones), 0)) AS newest);
+            """)
     }
 
     /// The column type a field is declared with: another program sorts and sums a number.
@@ -196,7 +228,9 @@ enum DatabaseSchema {
         try connection.execute("PRAGMA synchronous = FULL")
         let existing = try elementColumns(connection)
         if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }),
-            try TypedColumns.mistyped(connection, for: Element.self).isEmpty
+            try TypedColumns.mistyped(connection, for: Element.self).isEmpty,
+            try isTracking(connection),
+            try connection.integer("SELECT count(*) FROM change_counter") == 1
         {
             return
         }
@@ -222,6 +256,12 @@ enum DatabaseSchema {
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) \(columnType(field))")
             }
             try TypedColumns.retype(connection, for: Element.self)
+            // Another program dropped a trigger or emptied the counter: put back, so that every
+            // change is recorded again (a reader then behind reads the whole list once).
+            if try !isTracking(connection) { try remakeTracking(connection) }
+            if try connection.integer("SELECT count(*) FROM change_counter") != 1 {
+                try remakeCounter(connection)
+            }
             try connection.execute("PRAGMA user_version = \(Self.version)")
         }
     }

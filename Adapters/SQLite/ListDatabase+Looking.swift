@@ -53,9 +53,11 @@ extension ListDatabase {
         }
     }
 
-    /// Records that the store took in `changes`: the next look reads what came after.
+    /// Records that the store took in `changes`: the next look reads what came after. Exactly
+    /// `change`, even below the last one seen: a copy restored in place took the counter back,
+    /// and the commits that bring it up again are new.
     func tookIn(through change: Int64, dataVersion: Int64) {
-        seenChange = max(seenChange, change)
+        seenChange = change
         seenDataVersion = dataVersion
     }
 
@@ -73,6 +75,13 @@ extension ListDatabase {
         guard stored == DatabaseSchema.version, tables == 4, columns.contains("row_change"),
             Element.fields.allSatisfy({ columns.contains($0.name) })
         else { throw DatabaseSchema.notMine(path) }
+        guard try DatabaseSchema.isTracking(connection) else {
+            throw PersistenceError.corrupt(
+                path: path,
+                reason:
+                    "another program removed the triggers that record its changes, so other programs' edits are not seen; opening it again puts them back"
+            )
+        }
         var last: Int64 = 0
         var pruned: Int64 = 0
         try connection.rows("SELECT last, pruned FROM change_counter", [], columns: 2) { row in

@@ -21,13 +21,18 @@ extension ListDatabase {
                 let version = try DatabaseSchema.storedVersion(connection, path: path)
                 if version != DatabaseSchema.version { throw DatabaseSchema.notMine(path) }
                 let counter = "SELECT last FROM change_counter"
+                // A counter row another program deleted is made again, or every write would fail.
+                if try connection.integer(counter) == nil {
+                    try DatabaseSchema.remakeCounter(connection)
+                }
                 let before = try connection.integer(counter) ?? 0
                 let outcome = try apply(write, in: connection)
                 return (outcome, before, try connection.integer(counter) ?? 0)
             }
         }
-        // No other program committed since the store last caught up: it has this change too.
-        if before == seen { seenChange = after }
+        // No other program committed since the store last caught up, and the row is as this
+        // process has it: the store has this change too. Otherwise the next look reads it.
+        if before == seen, outcome.element == write.change.ours { seenChange = after }
         return (outcome.notices, outcome.element != write.change.ours)
     }
 
@@ -86,8 +91,11 @@ extension ListDatabase {
     {
         let id = write.change.element.id
         let stored = try storedRow(of: id, in: connection)
+        // A row another program wrote that cannot be read (skipped and told at its look) is no
+        // deletion: it counts as untouched, so this process's version is written over it.
+        let theirs = stored.exists ? stored.element ?? write.change.base ?? write.change.ours : nil
         let outcome = ElementMerge.resolve(
-            base: write.change.base, ours: write.change.ours, theirs: stored.element)
+            base: write.change.base, ours: write.change.ours, theirs: theirs)
         let place = {
             try self.rank(
                 placing: id, after: write.predecessor, before: write.successor, in: connection)
