@@ -60,34 +60,31 @@ final class QuietList {
 @MainActor
 @Suite("Every adapter's promises to two processes on one list")
 struct SharedPromiseTests {
+    /// The list at `url` opened as `ListStore.open(at:)` or `openDatabase(at:)` opens it by
+    /// default, with what writes everything and lets go.
+    private static func openWithDefaults(_ format: ListFormat, _ url: URL) async throws -> (
+        AttractionStore, () async throws -> Void
+    ) {
+        switch format {
+        case .document:
+            let (store, saver) = try await AttractionStore.open(at: url)
+            return (store, { try await saver.flush() })
+        case .database:
+            let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+            return (store, { try await persistence.close() })
+        }
+    }
+
     @Test(
         "opened with the defaults, a list shows another process's edit without saving anything itself",
         arguments: ListFormat.allCases)
     func defaultsFollowOtherProcesses(format: ListFormat) async throws {
         let folder = try TemporaryFolder()
         let url = format.file(in: folder)
-        let store: AttractionStore
-        let close: () async throws -> Void
-        switch format {
-        case .document:
-            let (opened, saver) = try await AttractionStore.open(at: url)
-            (store, close) = (opened, { try await saver.flush() })
-        case .database:
-            let (opened, persistence) = try await AttractionStore.openDatabase(at: url)
-            (store, close) = (opened, { try await persistence.close() })
-        }
+        let (store, close) = try await Self.openWithDefaults(format, url)
         try store.add(Attraction(name: "Louvre"))
         try await close()
-        let reopened: AttractionStore
-        let closeAgain: () async throws -> Void
-        switch format {
-        case .document:
-            let (opened, saver) = try await AttractionStore.open(at: url)
-            (reopened, closeAgain) = (opened, { try await saver.flush() })
-        case .database:
-            let (opened, persistence) = try await AttractionStore.openDatabase(at: url)
-            (reopened, closeAgain) = (opened, { try await persistence.close() })
-        }
+        let (reopened, closeAgain) = try await Self.openWithDefaults(format, url)
         let there = try await OtherStoreProcess(url, watch: nil)
 
         try await there.run("add 1 Orsay")
