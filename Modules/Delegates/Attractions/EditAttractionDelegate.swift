@@ -10,7 +10,7 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     /// The attraction as it was when editing began.
     public let original: Attraction
 
-    /// Creates a delegate that replaces `original` in `store`.
+    /// Creates a delegate that merges an edit of `original` into `store`'s current version of it.
     ///
     /// - Parameters:
     ///   - original: The attraction being edited.

@@ -11,7 +11,7 @@ public import MVCTracing
 /// carry the labels of what they would do.
 ///
 /// Editors get a delegate that fits: ``newTapped()`` opens one whose delegate adds to the store,
-/// ``editTapped(at:)`` one whose delegate replaces the attraction it was opened on. The editor
+/// ``editTapped(at:)`` one whose delegate merges the edit into the attraction it was opened on. The editor
 /// itself knows neither.
 ///
 /// The decisions are ``AttractionListCore``'s (a pure value); this class calls the store, feeds
@@ -112,7 +112,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
             editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
     }
 
-    /// The user asked to edit the attraction at `position`: an editor whose delegate replaces it.
+    /// The user asked to edit the attraction at `position`: an editor whose delegate merges the
+    /// edit into it.
     ///
     /// - Returns: The editor, or `nil` (with the error shown) if there is no such row.
     public func editTapped(at position: Int) -> AttractionDetailPresenter? {
