@@ -78,6 +78,13 @@ final class AvatarsSession {
             }
         case .cancel(let row):
             guard let avatar = list.avatarPresenter(at: row - 1) else { return failure() }
+            // Nothing in flight: said, as a load of a cached avatar is.
+            guard avatar.viewState.status == .loading else {
+                console.print(
+                    "row \(row): no request for the avatar of \(avatar.viewState.address.terminalSafe) is in flight; nothing to cancel"
+                )
+                return .succeeded
+            }
             tracer.record(from: .view, to: .presenter, "row \(row): cancelTapped()")
             avatar.cancelTapped()
         case .loadAll:

@@ -174,6 +174,18 @@ struct AvatarsHostileSourceTests {
                 "[avatar: PPM (the PPM image is cut short), 17 bytes, not drawable here]"))
     }
 
+    @Test("cancel with nothing in flight says so, and changes nothing")
+    func cancelNothing() async throws {
+        let run = try await SampleRunner.run("avatars", [], script: "cancel 1\n")
+
+        #expect(run.status == 0)
+        #expect(
+            run.output.contains(
+                "row 1: no request for the avatar of ada@example.com is in flight; nothing to cancel"
+            ),
+            "\(run.output)")
+    }
+
     @Test("--timeout must be a number of seconds")
     func badTimeout() async throws {
         let run = try await SampleRunner.run(
