@@ -12,11 +12,9 @@ enum ModelUpdate: Hashable {
     case avatarLoaded(String)
     case contactsChanged
 }
-
 typealias Contact = (name: String, address: String)
 struct Refusal: Error, CustomStringConvertible { var description: String }
 typealias Avatar = String  // as much of a picture as the screen shows: "8×8 PPM"
-
 @MainActor protocol DataManagerOperations: AnyObject {
     var contacts: [Contact] { get }
     func addContact(_ contact: Contact) throws(Refusal)

@@ -5,7 +5,6 @@ struct AvatarViewState: Equatable {
     var address: String
     var picture: String?  // "8×8 PPM" once loaded
 }
-
 @MainActor final class AvatarPresenter {
     private let manager: ModelManager
     private(set) var viewState: AvatarViewState
@@ -19,7 +18,6 @@ struct AvatarViewState: Equatable {
     }
     func loadTapped() async { await manager.loadAvatar(for: viewState.address) }
 }
-
 @MainActor final class ContactListPresenter {
     private let manager: ModelManager
     private(set) var rows: [AvatarPresenter] = []

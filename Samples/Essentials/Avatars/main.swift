@@ -44,7 +44,11 @@ while let line = readLine() {
             fail("there is no contact at row \(argument): the list has \(list.rows.count)")
             continue
         }
-        await list.rows[number - 1].loadTapped()  // asked again, a cached avatar is no request
+        let row = list.rows[number - 1]
+        if row.viewState.picture != nil {  // the post's point: a cached avatar is no request
+            show("row \(number): the avatar of \(row.viewState.address) is already loaded (cached)")
+        }
+        await row.loadTapped()
     case "add" where words.count == 3:
         do { try list.addTapped(address: words[1], name: words[2]) } catch { fail("\(error)") }
     case "help": show(commands)
