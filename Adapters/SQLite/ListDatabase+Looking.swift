@@ -53,9 +53,10 @@ extension ListDatabase {
         }
     }
 
-    /// Records that the store took in `changes`: the next look reads what came after. Exactly
-    /// `change`, even below the last one seen: a copy restored in place took the counter back,
-    /// and the commits that bring it up again are new.
+    /// Records that the store took in the changes through `change`.
+    ///
+    /// The next look reads what came after: exactly `change`, even below the last one seen, since
+    /// a copy restored in place took the counter back, and the commits that bring it up are new.
     func tookIn(through change: Int64, dataVersion: Int64) {
         seenChange = change
         seenDataVersion = dataVersion
