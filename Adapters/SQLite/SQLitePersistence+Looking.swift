@@ -6,9 +6,7 @@ import MVCStore
 extension SQLitePersistence {
     /// Looks for other processes' commits now, and takes them in.
     public func lookForChanges() {
-        guard stage == .open, watching else { return }
-        wantsLook = true
-        startWorking()
+        if state.lookAsked() { startWorking() }
     }
 
     /// Looks once, and applies to the store what another process committed since the last
@@ -22,32 +20,27 @@ extension SQLitePersistence {
         guard let store else { return }
         let read = await database.look()
         // Closed while the look was under way.
-        guard stage == .open, watching else { return }
-        defer { if pending.isEmpty { tellHeldNotices() } }
+        guard state.stage == .open, state.isWatching else { return }
+        defer { if state.pending.isEmpty { tellHeldNotices() } }
         switch read {
         case .success(let changes?):
-            lookProblem = nil
+            state.lookSucceeded()
             // Edits made here while it read are written first; it looks again after them.
-            guard pending.isEmpty else {
-                wantsLook = true
-                return
-            }
+            guard state.lookRead() else { return }
             if let whole = changes.whole {
                 await takeIn(whole: whole.elements, problems: whole.problems, into: store)
             } else if !apply(changes, to: store) {
                 // A row could not be placed (every row named before it is one this process
                 // skipped): the whole list, at the next look.
                 await database.readWholeListNext()
-                wantsLook = true
-                return
+                return state.lookAgain()
             }
             await database.tookIn(through: changes.through, dataVersion: changes.dataVersion)
         case .success(nil):
-            lookProblem = nil
+            state.lookSucceeded()
         case .failure(let error):
             let problem = "could not read other programs' changes: \(error)"
-            if problem != lookProblem { store.postNotice(problem) }
-            lookProblem = problem
+            if state.lookFailed(problem) { store.postNotice(problem) }
         }
     }
 
@@ -77,31 +70,26 @@ extension SQLitePersistence {
 
     /// Tells what the writes held back, once the rows they are about are in the store.
     func tellHeldNotices() {
-        for notice in heldNotices { store?.postNotice(notice) }
-        heldNotices.removeAll()
+        for notice in state.takeHeldNotices() { store?.postNotice(notice) }
     }
 
     /// A notice for each row skipped that was not told at the last look: each is told once, not
     /// at every commit while it is there.
     private func told(_ problems: [String]) -> [String] {
-        let notices = problems.filter { !skippedRows.contains($0) }.map {
-            "skipped a row another program wrote: \($0)"
-        }
-        skippedRows = Set(problems)
-        return notices
+        state.skipped(problems).map { "skipped a row another program wrote: \($0)" }
     }
 
     /// Starts looking for other processes' commits every `interval` (one pragma when nothing is
     /// new); `nil` looks only when asked.
     func watch(every interval: Duration?, clock: any Clock<Duration>) {
-        watching = true
+        state.startedWatching()
         guard let interval else { return }
         // Once looking stops it idles until `deinit` cancels it: cancelled at closing, it would
         // drop the last weak reference, whose side table LeakSanitizer reports as leaked at exit.
         poller = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
-                if self?.watching == true { self?.lookForChanges() }
+                if self?.state.isWatching == true { self?.lookForChanges() }
             }
         }
     }
