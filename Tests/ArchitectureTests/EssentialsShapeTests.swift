@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The essentials programs stay what a reader can take in at one sitting: at most three files
-/// and 200 lines each, only the standard library and Foundation, and a first file that says the
+/// and 200 lines each (220 for attractions, whose editor has the most commands), only the
+/// standard library and Foundation, and a first file that says the
 /// post's idea, its bug, and which production files do the same with more.
 @Suite("Each essentials program is small and whole")
 struct EssentialsShapeTests {
@@ -15,14 +16,17 @@ struct EssentialsShapeTests {
             .map { ($0, try String(contentsOf: folder.appending(path: $0), encoding: .utf8)) }
     }
 
-    @Test("at most three files and 200 lines, importing nothing but Foundation", arguments: posts)
+    @Test(
+        "at most three files and 200 lines (attractions 220), importing nothing but Foundation",
+        arguments: posts)
     func size(post: String) throws {
         let files = try Self.files(of: post)
         let lines = files.map { $0.text.split(separator: "\n", omittingEmptySubsequences: false) }
         let count = lines.map { $0.count - ($0.last == "" ? 1 : 0) }.reduce(0, +)
 
         #expect((1...3).contains(files.count), "\(post) has \(files.count) files")
-        #expect(count <= 200, "\(post) has \(count) lines")
+        let limit = post == "Attractions" ? 220 : 200
+        #expect(count <= limit, "\(post) has \(count) lines")
         for file in files {
             let imports = Set(PackageReader.importedModules(in: file.text))
             #expect(imports.isSubset(of: ["Foundation"]), "\(file.name) imports \(imports)")

@@ -85,6 +85,9 @@ struct EssentialsTests {
     )
     func attractions() async throws {
         let script = """
+            add Eiffel Tower
+            add
+            delete 1
             new
             name Louvre
             save
@@ -126,6 +129,28 @@ struct EssentialsTests {
             "attractions-essentials", ["--store", file.path], script: "")
 
         #expect(again.outputLines == ["Attractions", "  1. Louvre", "  2. Prado — Goya"])
+    }
+
+    @Test(
+        "attractions-essentials keeps its list in the user's data folder, never the working one, and says an open edit is dropped at quit"
+    )
+    func attractionsDefaults() async throws {
+        let home = FileManager.default.temporaryDirectory.appending(
+            path: "essentials-home-\(UUID().uuidString)")
+        let working = home.appending(path: "working")
+        try FileManager.default.createDirectory(at: working, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        let run = try await SampleRunner.run(
+            "attractions-essentials", script: "add Louvre\nnew\nname Prado\nquit\n", in: working,
+            environment: ["XDG_DATA_HOME": home.path])
+
+        #expect(run.outputLines.last == "(the open edit was not saved)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: working.path).isEmpty)
+        let saved = try String(
+            contentsOf: home.appending(path: "MVCLayers/attractions-essentials.json"),
+            encoding: .utf8)
+        #expect(saved.contains("Louvre") && !saved.contains("Prado"))
     }
 
     @Test("attractions-essentials refuses a file it cannot read, and leaves it as it was")

@@ -76,7 +76,8 @@ enum SampleRunner {
     /// Runs `name` with `arguments`, feeding it `script` as standard input (not a terminal), in
     /// the current folder `folder` if one is given.
     static func run(
-        _ name: String, _ arguments: [String] = [], script: String = "", in folder: URL? = nil
+        _ name: String, _ arguments: [String] = [], script: String = "", in folder: URL? = nil,
+        environment: [String: String] = [:]
     ) async throws -> SampleRun {
         let workingFolder = folder
         let folder = FileManager.default.temporaryDirectory.appending(
@@ -94,6 +95,9 @@ enum SampleRunner {
         process.executableURL = try executable(named: name)
         process.arguments = arguments
         if let workingFolder { process.currentDirectoryURL = workingFolder }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)

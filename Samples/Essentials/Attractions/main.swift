@@ -1,15 +1,22 @@
 // The View: draws the list or the open editor, and turns each line typed into an intent.
 import Foundation
 
+// Kept per user, beside the production sample's list (~/.local/share/MVCLayers), never in the
+// folder the program is run from.
+let environment = ProcessInfo.processInfo.environment
+let folder = (environment["XDG_DATA_HOME"] ?? NSHomeDirectory() + "/.local/share") + "/MVCLayers"
 let commands =
-    "new, edit <row>, name <text>, notes <text>, save, cancel, move <from> <to>, "
-    + "delete <row>, help, quit (PATH is attractions.json unless given)"
+    "add <name>, new, edit <row>, name <text>, notes <text>, save, cancel, move <from> <to>, "
+    + "delete <row>, help, quit (PATH is \(folder)/attractions-essentials.json unless given)"
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.isEmpty || (arguments.count == 2 && arguments[0] == "--store") else {
     print("USAGE: attractions-essentials [--store PATH] (post 004 alone)\n\(commands)")
     exit(["-h", "--help"].contains(arguments[0]) ? 0 : 64)
 }
-let path = arguments.last ?? "attractions.json"
+if arguments.isEmpty {
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+}
+let path = arguments.last ?? folder + "/attractions-essentials.json"
 var anyFailed = false
 @MainActor func fail(_ message: String) {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
@@ -51,6 +58,10 @@ func row(_ text: some StringProtocol) throws -> Int {
     if let number = Int(text), number >= 1 { return number - 1 }
     throw Refusal(description: "'\(text)' is not a row number; rows are numbered from 1")
 }
+@MainActor func quit() -> Never {  // an open edit is dropped, and said to be
+    if editor != nil { show("(the open edit was not saved)") }
+    exit(anyFailed ? 1 : 0)
+}
 var drawn = screen()
 show(drawn)
 while let line = readLine() {
@@ -65,6 +76,12 @@ while let line = readLine() {
         }
         switch (word, editor) {
         // The list screen picks the delegate, create or edit; the editor never learns which.
+        case ("add", nil):  // a new attraction in one step: the create delegate, editor unseen
+            guard !argument.isEmpty else { throw Refusal(description: "'add' needs a name") }
+            let adding = AttractionEditor(
+                draft: Attraction(name: ""), delegate: CreateAttractionDelegate(store: store))
+            adding.nameChanged(to: argument)
+            try adding.saveTapped()
         case ("new", nil):
             editor = AttractionEditor(
                 draft: Attraction(name: ""), delegate: CreateAttractionDelegate(store: store))
@@ -86,10 +103,10 @@ while let line = readLine() {
             do { try open.saveTapped() } catch { throw Refusal(description: "not saved: \(error)") }
             editor = nil
         case ("help", _): show(commands)
-        case ("quit", _): exit(anyFailed ? 1 : 0)
+        case ("quit", _): quit()
         case ("name", nil), ("notes", nil), ("save", nil), ("cancel", nil):
             throw Refusal(description: "no editor is open; use 'new' or 'edit <row>' first")
-        case ("new", _?), ("edit", _?), ("move", _?), ("delete", _?):
+        case ("add", _?), ("new", _?), ("edit", _?), ("move", _?), ("delete", _?):
             throw Refusal(description: "an editor is open; 'save' or 'cancel' it first")
         default: throw Refusal(description: "unknown command '\(word)'; type 'help' for the list")
         }
@@ -99,4 +116,4 @@ while let line = readLine() {
     if screen() != drawn { show(screen()) }
     drawn = screen()
 }
-exit(anyFailed ? 1 : 0)
+quit()
