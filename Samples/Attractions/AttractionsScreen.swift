@@ -59,6 +59,10 @@ final class AttractionsScreen {
     /// Shows `editor` instead of the list, or the list again when `nil`.
     func show(editor: AttractionDetailPresenter?) {
         self.editor = editor
+        // The screen changes to the editor or back to the list: traced as the change it is.
+        tracer.record(
+            from: .presenter, to: .view,
+            editor == nil ? "list view state shown" : "editor view state shown")
         noteBeforeEditor = list.viewState.notice
         editorToken = editor?.observeViewState { [weak self] _ in
             self?.tracer.record(from: .presenter, to: .view, "editor view state changed")

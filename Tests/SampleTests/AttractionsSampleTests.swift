@@ -189,6 +189,26 @@ struct AttractionsSampleTests {
         #expect(!FileManager.default.fileExists(atPath: folder.store))
     }
 
+    @Test("--trace: every change of a screen follows a hop into the presenter that caused it")
+    func everyViewChangeHasACause() async throws {
+        let folder = try Folder()
+
+        let run = try await SampleRunner.run(
+            "attractions", ["--store", folder.store, "--trace"],
+            script: "add Louvre\nnew\nname Orsay\nsave\nedit 1\nnotes Art\ncancel\nmove 2 1\nundo\n"
+        )
+
+        // A run of view changes starts right after a hop the presenter took part in: one into it
+        // (an intent, a store's change) or out of it (its call to a delegate, then its result).
+        let hops = run.outputLines.filter { $0.hasPrefix("  trace: ") }
+        for (index, hop) in hops.enumerated() where hop.contains("presenter → view:") {
+            let cause = hops[..<index].last { !$0.contains("presenter → view:") }
+            #expect(
+                cause?.contains("→ presenter:") == true || cause?.contains("presenter →") == true,
+                "“\(hop)” follows “\(cause ?? "nothing")”")
+        }
+    }
+
     @Test("--trace shows a save travel from the editor through the delegate to the store and back")
     func trace() async throws {
         let folder = try Folder()
@@ -208,14 +228,21 @@ struct AttractionsSampleTests {
                 "  trace: delegate → store: mergeEdit(of: “Louvre”, result: “Louvre”)",
                 "  trace: store → persistence: listChanged(1 attraction)",
                 // Saving is pending: the list marks it.
+                "  trace: persistence → store: save status: pending",
+                "  trace: store → observation: saving pending",
+                "  trace: observation → presenter: send(.savingChanged(.pending))",
                 "  trace: presenter → view: list view state changed",
                 "  trace: store → observation: “Louvre” updated at 0",
                 "  trace: observation → presenter: send(.storeChanged(“Louvre” updated at 0))",
                 "  trace: presenter → view: list view state changed",
                 "  trace: presenter → view: editor view state changed",
+                "  trace: presenter → view: list view state shown",
                 "  trace: persistence → disk: write \(folder.store)",
                 "  trace: disk → persistence: written",
                 // Saved: the mark goes, before the screen is drawn.
+                "  trace: persistence → store: save status: saved",
+                "  trace: store → observation: saving saved",
+                "  trace: observation → presenter: send(.savingChanged(.saved))",
                 "  trace: presenter → view: list view state changed",
             ]
         )

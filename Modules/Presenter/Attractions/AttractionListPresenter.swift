@@ -47,8 +47,10 @@ public final class AttractionListPresenter: ViewStatePresenter {
             })
         tokens.append(
             store.saving.observe(options: .new) { [weak self] change in
-                guard let saving = change.newValue else { return }
-                self?.send(.savingChanged(saving))
+                guard let self, let saving = change.newValue else { return }
+                self.tracer.record(
+                    from: .observation, to: .presenter, "send(.savingChanged(.\(saving.word)))")
+                self.send(.savingChanged(saving))
             })
         tokens.append(
             store.notice.observe(options: .new) { [weak self] change in

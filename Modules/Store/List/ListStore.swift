@@ -75,8 +75,12 @@ public final class ListStore<Element: ListElement> {
         self.persistence = persistence
         self.tracer = tracer
         savingToken = persistence?.saveStatus.observe(options: .new) { [weak self] change in
-            guard let status = change.newValue else { return }
-            self?.savingProperty.value = ListSavingState(status)
+            guard let self, let status = change.newValue else { return }
+            let saving = ListSavingState(status)
+            // Every hop that leads to a screen's change is traced, a save's status included.
+            tracer.record(from: .persistence, to: .store, "save status: \(saving.word)")
+            tracer.record(from: .store, to: .observation, "saving \(saving.word)")
+            savingProperty.value = saving
         }
     }
 

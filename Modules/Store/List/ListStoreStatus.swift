@@ -11,6 +11,16 @@ public enum ListSavingState: Equatable, Sendable {
     /// The last write failed, `attempts` times in a row; the change is kept and the next edit or
     /// the exit tries again. `message` says what went wrong and where.
     case failed(message: String, attempts: Int)
+
+    /// The case's name, as a trace shows it.
+    public var word: String {
+        switch self {
+        case .saved: "saved"
+        case .pending: "pending"
+        case .unconfirmed: "unconfirmed"
+        case .failed: "failed"
+        }
+    }
 }
 
 /// Something the user should hear about that is not an edit of theirs: a conflict resolved while
