@@ -193,3 +193,13 @@ struct AttractionStoreTests {
         withExtendedLifetime(token) {}
     }
 }
+
+@Suite("A list store's notice")
+struct ListStoreNoticeTests {
+    @Test("prints as its message")
+    func printsAsMessage() {
+        let notice = ListStoreNotice(
+            sequenceNumber: 3, message: "“Orsay” was deleted in another process")
+        #expect("\(notice)" == "“Orsay” was deleted in another process")
+    }
+}

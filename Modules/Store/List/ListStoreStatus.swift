@@ -25,7 +25,7 @@ public enum ListSavingState: Equatable, Sendable {
 
 /// Something the user should hear about that is not an edit of theirs: a conflict resolved while
 /// taking in another process's save, or the file deleted by another program.
-public struct ListStoreNotice: Equatable, Sendable {
+public struct ListStoreNotice: Equatable, Sendable, CustomStringConvertible {
     /// Counts notices, so that two notices with the same text are still two.
     public var sequenceNumber: Int
     /// What happened, as a sentence.
@@ -36,4 +36,7 @@ public struct ListStoreNotice: Equatable, Sendable {
         self.sequenceNumber = sequenceNumber
         self.message = message
     }
+
+    /// The message, as a person reads it (`print(notice)` prints what happened).
+    public var description: String { message }
 }
