@@ -21,6 +21,15 @@ import MVCStore
 /// so that a command a merge overtook still runs.
 @MainActor
 func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
+    // The store and its persistence are let go before the process exits: LeakSanitizer takes an
+    // object still alive at exit, whose weak references are all gone, for a leak of their table.
+    let status = await runEditor(at: url, delay: delay, watch: watch)
+    exit(status)
+}
+
+/// Opens the list and runs its commands; the exit status.
+@MainActor
+private func runEditor(at url: URL, delay: Duration, watch: Duration?) async -> Int32 {
     let flush: () async throws -> Void
     let close: () async throws -> Void
     let store: AttractionStore
@@ -36,7 +45,7 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
         }
     } catch {
         answer("error: \(error)")
-        exit(1)
+        return 1
     }
     answer("open")
     for await line in standardInputLines() {
@@ -74,7 +83,7 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
             case ("close", _):
                 try await close()
                 answer("ok")
-                exit(0)
+                return 0
             default:
                 answer("error: no such command: \(line)")
                 continue
@@ -84,7 +93,7 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
             answer("error: \(error)")
         }
     }
-    exit(0)
+    return 0
 }
 
 /// Prints `line` at once (standard output is a pipe, which would otherwise buffer it).

@@ -414,14 +414,16 @@ struct PresenterTestStoreKeyedDiffTests {
     }
 }
 
-/// A presenter whose work never ends: a service that never answers.
+/// A presenter whose work does not end until the test says: a service that never answers.
 @MainActor
 private final class NeverFinishingPresenter: ViewStatePresenter {
     struct ViewState: Equatable, Sendable { var text = "" }
     private(set) var viewState = ViewState()
     private let property = ObservableProperty(ViewState())
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var isAnswered = false
 
-    var hasPendingWork: Bool { true }
+    var hasPendingWork: Bool { !isAnswered }
 
     func observeViewState(_ handler: @escaping (ViewState) -> Void) -> ObservationToken {
         property.observe(options: .new) { change in
@@ -429,9 +431,16 @@ private final class NeverFinishingPresenter: ViewStatePresenter {
         }
     }
 
-    /// An hour: for a test, for ever (a sleep, not a continuation never resumed, so nothing leaks).
     func pendingWorkFinished() async {
-        try? await Task.sleep(for: .seconds(3_600))
+        guard !isAnswered else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Ends the work at last, so nothing waits on it once the test is over.
+    func answer() {
+        isAnswered = true
+        for waiter in waiting { waiter.resume() }
+        waiting.removeAll()
     }
 }
 
@@ -440,7 +449,9 @@ private final class NeverFinishingPresenter: ViewStatePresenter {
 struct NeverFinishingWorkTests {
     @Test("finish and receive fail after their patience, naming the work still running, and return")
     func patienceEndsTheWait() async {
-        let store = PresenterTestStore(NeverFinishingPresenter(), patience: .milliseconds(200))
+        let presenter = NeverFinishingPresenter()
+        defer { presenter.answer() }
+        let store = PresenterTestStore(presenter, patience: .milliseconds(200))
         await withKnownIssue {
             await store.receive { $0.text = "never" }
         } matching: { issue in
