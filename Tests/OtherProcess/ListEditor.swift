@@ -21,22 +21,15 @@ import MVCStore
 /// so that a command a merge overtook still runs.
 @MainActor
 func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
-    // The store and its persistence are let go before the process exits: LeakSanitizer takes an
-    // object still alive at exit, whose weak references are all gone, for a leak of their table.
-    let status = await runEditor(at: url, delay: delay, watch: watch)
-    exit(status)
-}
-
-/// Opens the list and runs its commands; the exit status.
-@MainActor
-private func runEditor(at url: URL, delay: Duration, watch: Duration?) async -> Int32 {
     let flush: () async throws -> Void
     let close: () async throws -> Void
     let store: AttractionStore
     do {
         if url.pathExtension == "sqlite" {
+            // "Never" is an hour: a poller that never wakes keeps its weak reference to the
+            // persistence, whose table LeakSanitizer would otherwise report at exit.
             let (opened, persistence) = try await AttractionStore.openDatabase(
-                at: url, pollInterval: watch)
+                at: url, pollInterval: watch ?? .seconds(3_600))
             (store, flush, close) = (opened, persistence.flush, { try await persistence.close() })
         } else {
             let (opened, saver) = try await AttractionStore.open(
@@ -45,7 +38,7 @@ private func runEditor(at url: URL, delay: Duration, watch: Duration?) async -> 
         }
     } catch {
         answer("error: \(error)")
-        return 1
+        exit(1)
     }
     answer("open")
     for await line in standardInputLines() {
@@ -83,7 +76,7 @@ private func runEditor(at url: URL, delay: Duration, watch: Duration?) async -> 
             case ("close", _):
                 try await close()
                 answer("ok")
-                return 0
+                exit(0)
             default:
                 answer("error: no such command: \(line)")
                 continue
@@ -93,7 +86,7 @@ private func runEditor(at url: URL, delay: Duration, watch: Duration?) async -> 
             answer("error: \(error)")
         }
     }
-    return 0
+    exit(0)
 }
 
 /// Prints `line` at once (standard output is a pipe, which would otherwise buffer it).
