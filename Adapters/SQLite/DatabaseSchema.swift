@@ -37,13 +37,29 @@ enum DatabaseSchema {
         """
     }
 
-    /// The indexes and triggers of the elements table (made again when the table is rebuilt).
+    /// Records the change the counter just reached, with a random stamp, in `change_log`: a
+    /// reader that remembers the stamp of the last change it took in knows the file still holds
+    /// that history (a copy restored in place, then edited past it, holds another stamp there).
+    /// Pruned every 1,024 changes to the tombstones' window.
+    private static var logChange: String {
+        """
+            INSERT OR REPLACE INTO change_log (counter, stamp)
+                SELECT last, random() FROM change_counter;
+            DELETE FROM change_log WHERE (SELECT last % 1024 FROM change_counter) = 0
+                AND counter <= (SELECT last FROM change_counter) - \(tombstoneWindow);
+        """
+    }
+
+    /// The log, the indexes and the triggers of the elements table (made again when the table
+    /// is rebuilt, or when another program dropped one).
     static var elementTracking: String {
         """
+        CREATE TABLE IF NOT EXISTS change_log (counter INTEGER PRIMARY KEY, stamp INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS elements_by_rank ON elements (rank);
         CREATE INDEX IF NOT EXISTS elements_by_change ON elements (row_change);
         CREATE TRIGGER elements_inserted AFTER INSERT ON elements BEGIN
             UPDATE change_counter SET last = last + 1;
+        \(logChange)
             UPDATE elements SET row_change = (SELECT last FROM change_counter)
                 WHERE rowid = NEW.rowid;
             DELETE FROM tombstones WHERE id = NEW.id;
@@ -51,6 +67,7 @@ enum DatabaseSchema {
         CREATE TRIGGER elements_updated AFTER UPDATE ON elements
             WHEN NEW.row_change IS OLD.row_change BEGIN
             UPDATE change_counter SET last = last + 1;
+        \(logChange)
             UPDATE elements SET row_change = (SELECT last FROM change_counter)
                 WHERE rowid = NEW.rowid;
             INSERT OR REPLACE INTO tombstones (id, row_change)
@@ -60,6 +77,7 @@ enum DatabaseSchema {
         CREATE TRIGGER elements_deleted AFTER DELETE ON elements BEGIN
             UPDATE change_counter SET last = last + 1,
                 pruned = max(pruned, last + 1 - \(tombstoneWindow));
+        \(logChange)
             INSERT OR REPLACE INTO tombstones (id, row_change)
                 SELECT OLD.id, last FROM change_counter;
             DELETE FROM tombstones WHERE row_change <= (SELECT pruned FROM change_counter);
@@ -67,15 +85,17 @@ enum DatabaseSchema {
         """
     }
 
-    /// Whether the elements table has its three triggers and its change index: without them a
-    /// change goes unrecorded, and other processes never see it.
+    /// Whether the elements table has its three triggers, its change index and the change log:
+    /// without them a change goes unrecorded, and other processes never see it.
     static func isTracking(_ connection: SQLiteConnection) throws -> Bool {
         try connection.integer(
-            "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'elements' AND name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change')"
-        ) == 4
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change', 'change_log')"
+        ) == 5
     }
 
-    /// Puts back the triggers and indexes another program dropped (in a write transaction).
+    /// Puts back the triggers, index or log another program dropped (in a write transaction),
+    /// and starts a new stretch of changes that every reader reads whole once: the edits made
+    /// while they were gone were never recorded.
     static func remakeTracking(_ connection: SQLiteConnection) throws {
         try connection.execute(
             """
@@ -84,6 +104,9 @@ enum DatabaseSchema {
             DROP TRIGGER IF EXISTS elements_deleted;
             DROP INDEX IF EXISTS elements_by_change;
             \(elementTracking)
+            UPDATE change_counter SET last = last + 1, pruned = last + 1;
+            INSERT OR REPLACE INTO change_log (counter, stamp)
+                SELECT last, random() FROM change_counter;
             """)
     }
 
@@ -95,8 +118,16 @@ enum DatabaseSchema {
             DELETE FROM change_counter;
             INSERT INTO change_counter (last, pruned) SELECT newest + 1, newest + 1 FROM
                 (SELECT max(coalesce((SELECT max(row_change) FROM elements), 0),
-                    coalesce((SELECT max(row_change) FROM tombstones), 0)) AS newest);
+                    coalesce((SELECT max(row_change) FROM tombstones), 0),
+                    coalesce((SELECT max(counter) FROM change_log), 0)) AS newest);
+            INSERT OR REPLACE INTO change_log (counter, stamp)
+                SELECT last, random() FROM change_counter;
             """)
+    }
+
+    /// The stamp the change log holds for change `counter`, if it holds one.
+    static func stamp(of counter: Int64, in connection: SQLiteConnection) throws -> Int64? {
+        try connection.integer("SELECT stamp FROM change_log WHERE counter = ?", .integer(counter))
     }
 
     /// The column type a field is declared with: another program sorts and sums a number.
@@ -116,7 +147,8 @@ enum DatabaseSchema {
         return switch field.valueKind {
         case .text: .text(text)
         case .integer: Int64(text).map { .integer($0) } ?? .text(text)
-        case .real: Double(text).map { .real($0) } ?? .text(text)
+        // SQLite keeps no NaN (it stores NULL): a number that is not finite is kept as its text.
+        case .real: Double(text).flatMap { $0.isFinite ? .real($0) : nil } ?? .text(text)
         case .boolean: text == "true" ? .integer(1) : text == "false" ? .integer(0) : .text(text)
         }
     }
@@ -125,10 +157,9 @@ enum DatabaseSchema {
     /// the quoted column, or `NULL`).
     static func reading<Element>(_ field: ElementField<Element>, column: String) -> String {
         switch field.valueKind {
-        case .text, .integer: column
-        // Seventeen digits: every double reads back as itself.
-        case .real:
-            "CASE WHEN typeof(\(column)) = 'real' THEN printf('%!.17g', \(column)) ELSE \(column) END"
+        // A REAL is read as a double and written as Swift writes it (`SQLiteConnection.rows`):
+        // SQLite's own text of it is not exact.
+        case .text, .integer, .real: column
         case .boolean: "CASE \(column) WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE \(column) END"
         }
     }

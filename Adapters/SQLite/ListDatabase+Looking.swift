@@ -22,6 +22,8 @@ struct DatabaseChanges<Element: SQLiteListElement>: Sendable {
     var whole: (elements: [Element], problems: [String])?
     /// The last change this covers, and the `data_version` it was read at.
     var through: Int64
+    /// The change log's stamp for `through`.
+    var stamp: Int64?
     var dataVersion: Int64
 }
 
@@ -42,9 +44,10 @@ extension ListDatabase {
             let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
             guard version != seenDataVersion else { return nil }
             let seen = seenChange
+            let stamp = seenStamp
             let found = try sqliteCall {
                 try connection.reading { () throws -> DatabaseChanges<Element>? in
-                    try changes(after: seen, in: connection, dataVersion: version)
+                    try changes(after: seen, stamped: stamp, in: connection, dataVersion: version)
                 }
             }
             // Nothing of the list's changed (a commit to another table): nothing to take in.
@@ -57,15 +60,17 @@ extension ListDatabase {
     ///
     /// The next look reads what came after: exactly `change`, even below the last one seen, since
     /// a copy restored in place took the counter back, and the commits that bring it up are new.
-    func tookIn(through change: Int64, dataVersion: Int64) {
+    func tookIn(through change: Int64, stamp: Int64?, dataVersion: Int64) {
         seenChange = change
+        seenStamp = stamp
         seenDataVersion = dataVersion
     }
 
     /// The changes after `seen`, inside a read transaction.
-    private func changes(after seen: Int64, in connection: SQLiteConnection, dataVersion: Int64)
-        throws -> DatabaseChanges<Element>?
-    {
+    private func changes(
+        after seen: Int64, stamped stamp: Int64?, in connection: SQLiteConnection,
+        dataVersion: Int64
+    ) throws -> DatabaseChanges<Element>? {
         // Unmade by another program (version cleared, a column or table gone): told before any
         // row is read.
         let stored = try DatabaseSchema.storedVersion(connection, path: path)
@@ -89,14 +94,20 @@ extension ListDatabase {
             last = row[0].flatMap { Int64($0) } ?? 0
             pruned = row[1].flatMap { Int64($0) } ?? 0
         }
-        guard last != seen else { return nil }
-        var changes = DatabaseChanges<Element>(through: last, dataVersion: dataVersion)
+        // The file still holds the history the store has: a copy restored in place and edited
+        // since holds another stamp at the change last seen, or none.
+        let stampAtSeen = seen > 0 ? try DatabaseSchema.stamp(of: seen, in: connection) : nil
+        let historyKept = seen <= 0 || stampAtSeen == stamp
+        guard last != seen || !historyKept else { return nil }
+        var changes = DatabaseChanges<Element>(
+            through: last, stamp: try DatabaseSchema.stamp(of: last, in: connection),
+            dataVersion: dataVersion)
         let changedRows =
             try connection.integer(
                 "SELECT count(*) FROM elements WHERE row_change > ?", .integer(seen)) ?? 0
         // Fallen behind the tombstones kept (or the counter went back: a file put back), or most
         // of the list changed: the whole list, once.
-        if seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
+        if !historyKept || seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
             let rows = try StoredRows.read(connection, for: Element.self)
             let decoded = RowDecoder<Element>.decode(rows)
             changes.whole = (decoded.elements, decoded.problems.map(\.reason))
@@ -124,6 +135,7 @@ extension ListDatabase {
     /// Makes the next look read the whole list, whatever its counter says.
     func readWholeListNext() {
         seenChange = -1
+        seenStamp = nil
         seenDataVersion = -1
     }
 }

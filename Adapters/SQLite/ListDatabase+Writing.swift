@@ -15,8 +15,9 @@ extension ListDatabase {
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
         let seen = seenChange
-        let (outcome, before, after) = try sqliteCall(writing: true) {
-            try connection.writing { () throws -> (ElementMerge<Element>.Outcome, Int64, Int64) in
+        let (outcome, before, after, stamp) = try sqliteCall(writing: true) {
+            try connection.writing {
+                () throws -> (ElementMerge<Element>.Outcome, Int64, Int64, Int64?) in
                 // Made a newer version (or unmade) by another program meanwhile: not written.
                 let version = try DatabaseSchema.storedVersion(connection, path: path)
                 if version != DatabaseSchema.version { throw DatabaseSchema.notMine(path) }
@@ -27,12 +28,15 @@ extension ListDatabase {
                 }
                 let before = try connection.integer(counter) ?? 0
                 let outcome = try apply(write, in: connection)
-                return (outcome, before, try connection.integer(counter) ?? 0)
+                let after = try connection.integer(counter) ?? 0
+                return (outcome, before, after, try DatabaseSchema.stamp(of: after, in: connection))
             }
         }
         // No other program committed since the store last caught up, and the row is as this
         // process has it: the store has this change too. Otherwise the next look reads it.
-        if before == seen, outcome.element == write.change.ours { seenChange = after }
+        if before == seen, outcome.element == write.change.ours {
+            (seenChange, seenStamp) = (after, stamp)
+        }
         return (outcome.notices, outcome.element != write.change.ours)
     }
 

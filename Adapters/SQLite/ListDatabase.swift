@@ -68,6 +68,8 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// The last change (`change_counter.last`) the store has: every change up to it, another
     /// program's or this one's, is in the store's list.
     var seenChange: Int64 = 0
+    /// The change log's stamp for `seenChange`: the history the store has (`nil`: none kept).
+    var seenStamp: Int64?
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -128,6 +130,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         self.connection = connection
         seenDataVersion = dataVersion
         seenChange = read.lastChange
+        seenStamp = read.stamp
         return EditableList(read.elements)
     }
 
@@ -141,23 +144,31 @@ actor ListDatabase<Element: SQLiteListElement> {
     /// with the rows that break a rule; `refusingBrokenRows`, the first such row refuses the file.
     func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
         throws(PersistenceError)
-        -> (version: Int64, lastChange: Int64, elements: [Element], problems: [String])
+        -> (
+            version: Int64, lastChange: Int64, stamp: Int64?, elements: [Element],
+            problems: [String]
+        )
     {
-        let (version, lastChange, rows) = try sqliteCall {
-            try connection.reading { () throws -> (Int64, Int64, StoredRows) in
+        let (version, lastChange, stamp, rows) = try sqliteCall {
+            try connection.reading { () throws -> (Int64, Int64, Int64?, StoredRows) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-                guard version > 0 else { return (version, 0, StoredRows()) }
+                guard version > 0 else { return (version, 0, nil, StoredRows()) }
                 let last =
                     version >= 3
                     ? try connection.integer("SELECT last FROM change_counter") ?? 0 : 0
-                return (version, last, try StoredRows.read(connection, for: Element.self))
+                // A log another program dropped is made again at opening, after this read.
+                let hasLog =
+                    try connection.integer(
+                        "SELECT count(*) FROM sqlite_master WHERE name = 'change_log'") == 1
+                let stamp = hasLog ? try DatabaseSchema.stamp(of: last, in: connection) : nil
+                return (version, last, stamp, try StoredRows.read(connection, for: Element.self))
             }
         }
         let decoded = RowDecoder<Element>.decode(rows)
         if refusingBrokenRows, let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return (version, lastChange, decoded.elements, decoded.problems.map(\.reason))
+        return (version, lastChange, stamp, decoded.elements, decoded.problems.map(\.reason))
     }
 
     func close() { connection = nil }  // lets go of the connection

@@ -161,6 +161,11 @@ final class SQLiteConnection {
             }
             for column in 0..<columns {
                 let index = Int32(column)
+                // A double in Swift's shortest text that reads back as the same double.
+                if sqlite3_column_type(statement, index) == SQLITE_FLOAT {
+                    row[column] = String(sqlite3_column_double(statement, index))
+                    continue
+                }
                 row[column] = sqlite3_column_text(statement, index).map {
                     let count = Int(sqlite3_column_bytes(statement, index))
                     return String(

@@ -35,7 +35,8 @@ extension SQLitePersistence {
                 await database.readWholeListNext()
                 return state.lookAgain()
             }
-            await database.tookIn(through: changes.through, dataVersion: changes.dataVersion)
+            await database.tookIn(
+                through: changes.through, stamp: changes.stamp, dataVersion: changes.dataVersion)
         case .success(nil):
             state.lookSucceeded()
         case .failure(let error):

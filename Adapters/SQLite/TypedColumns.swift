@@ -26,7 +26,9 @@ enum TypedColumns {
     static func retype<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws {
-        guard try !mistyped(connection, for: Element.self).isEmpty else { return }
+        guard try !mistyped(connection, for: Element.self).isEmpty,
+            try isOnlyThisProgramsTable(connection, for: Element.self)
+        else { return }
         typealias Column = (name: String, type: String, notNull: Bool, defaultValue: String?)
         var columns: [Column] = []
         try connection.rows(
@@ -44,7 +46,8 @@ enum TypedColumns {
                 ?? DatabaseSchema.quoted(column.name) + " "
                 + (fields[column.name].map(DatabaseSchema.columnType) ?? column.type)
                 + (column.notNull ? " NOT NULL" : "")
-                + (column.defaultValue.map { " DEFAULT \($0)" } ?? "")
+                // In parentheses: `table_info` gives an expression's default without them.
+                + (column.defaultValue.map { " DEFAULT (\($0))" } ?? "")
         }
         let names = columns.map { DatabaseSchema.quoted($0.name) }
         // A number's text becomes the number by the column's affinity; a truth value is spelt.
@@ -61,5 +64,28 @@ enum TypedColumns {
             ALTER TABLE elements_retyped RENAME TO elements;
             \(DatabaseSchema.elementTracking)
             """)
+    }
+
+    /// Whether the elements table is as this program makes it (its columns, constraints and
+    /// indexes): only such a table is rebuilt, since a rebuild cannot carry what `table_info`
+    /// does not show (another program's `CHECK`, `UNIQUE`, `COLLATE` or generated column). Any
+    /// other keeps its declared types; a value is still written by its field's kind, and read back.
+    private static func isOnlyThisProgramsTable<Element: SQLiteListElement>(
+        _ connection: SQLiteConnection, for _: Element.Type
+    ) throws -> Bool {
+        let known = Set(["id", "rank", "row_change"] + Element.fields.map(\.name))
+        let columns = try connection.strings("SELECT name FROM pragma_table_xinfo('elements')")
+        let sql =
+            try connection.strings(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'elements'"
+            ).first?.uppercased() ?? ""
+        let indexes = try connection.strings(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'elements' AND sql IS NOT NULL"
+        )
+        return columns.allSatisfy(known.contains)
+            && !["CHECK", "UNIQUE", "COLLATE", "GENERATED", "REFERENCES", " AS "].contains {
+                sql.contains($0)
+            }
+            && indexes.allSatisfy { ["elements_by_rank", "elements_by_change"].contains($0) }
     }
 }

@@ -43,3 +43,51 @@ struct FieldDescriptionTests {
         }
     }
 }
+
+/// An element of every kind of value a field can hold, for the kinds a store types by.
+private struct Gauge: ListElement {
+    struct Problem: Error, Equatable, CustomStringConvertible { var description = "" }
+    var id = 0
+    var count = 0
+    var small: Int32 = 0
+    var unsigned: UInt32 = 0
+    var huge: UInt64 = 0
+    var level = 0.0
+    var ratio: Float = 0
+    var isOn = false
+    var label = ""
+    static var noun: String { "gauge" }
+    static let fields: [ElementField<Gauge>] = [
+        ElementField(
+            "count", \.count, parse: { Int($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "small", \.small, parse: { Int32($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "unsigned", \.unsigned,
+            parse: { UInt32($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "huge", \.huge, parse: { UInt64($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "level", \.level, parse: { Double($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "ratio", \.ratio, parse: { Float($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField(
+            "isOn", \.isOn, parse: { Bool($0).map { .success($0) } ?? .failure(Problem()) }),
+        ElementField("label", \.label),
+    ]
+    init(blankWithID id: Int) { self.id = id }
+    var title: String { label }
+    var problems: [Problem] { [] }
+}
+
+@Suite("A field's kind of value")
+struct FieldKindTests {
+    @Test(
+        "whole numbers that fit in 64 signed bits are integers; a wider one is text, never rounded")
+    func kinds() {
+        #expect(
+            Gauge.fields.map(\.valueKind) == [
+                .integer, .integer, .integer, .text, .real, .real, .boolean, .text,
+            ])
+    }
+}

@@ -169,4 +169,52 @@ struct SQLiteImporterTests {
         #expect(await eventually { store.elements.first?.pages == 413 })
         try await persistence.close()
     }
+
+    @Test(
+        "numbers read back exactly: a fraction SQLite would round in text, and one that is not finite"
+    )
+    func exactNumbers() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("books.sqlite")
+        let (store, persistence) = try await ListStore<Book>.openDatabase(
+            at: url, pollInterval: nil)
+        let values = [1.7976931348623157e308, .leastNonzeroMagnitude * 1_000, 0.1, .infinity, .nan]
+        for (index, rating) in values.enumerated() {
+            try store.add(Book("Book \(index)", pages: index, rating: rating))
+        }
+        try await persistence.close()
+
+        let ratings = try await SQLiteListFile<Book>.read(from: url).map(\.rating)
+        #expect(ratings.dropLast() == values.dropLast())
+        #expect(ratings.last?.isNaN == true)
+    }
+
+    @Test(
+        "a table another program gave a column with a default expression still opens, typed or not")
+    func otherProgramsColumnKept() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("books.sqlite")
+        // A list made before typed columns, to which another program added a column whose
+        // default is an expression: the table is not rebuilt, and keeps that column whole.
+        try RawSQLite(url).execute(
+            """
+            PRAGMA journal_mode = WAL;
+            CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+            CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL,
+                title TEXT, pages TEXT, rating TEXT, finished TEXT,
+                added_at TEXT NOT NULL DEFAULT (datetime('now')));
+            INSERT INTO meta VALUES ('kind', 'books');
+            INSERT INTO elements (id, rank, title, pages, rating, finished)
+                VALUES ('\(UUID().uuidString)', 0, 'Dune', '412', '0', 'false');
+            PRAGMA user_version = 2;
+            """)
+
+        let (store, persistence) = try await ListStore<Book>.openDatabase(
+            at: url, pollInterval: nil)
+        try store.add(Book("Emma", pages: 474))
+        try await persistence.close()
+
+        #expect(try await SQLiteListFile<Book>.read(from: url).map(\.pages) == [412, 474])
+        #expect(try RawSQLite(url).rows("SELECT count(added_at) FROM elements") == [["2"]])
+    }
 }

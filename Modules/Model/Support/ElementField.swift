@@ -16,9 +16,10 @@ public final class ElementField<Element: ListElement>: Sendable {
     public enum ValueKind: Sendable, Equatable {
         /// Anything else, kept as the text ``ElementField/text(in:)`` gives.
         case text
-        /// A whole number (any `BinaryInteger`).
+        /// A whole number that fits in 64 signed bits (`Int`, `Int32`, `UInt32`…); a wider one
+        /// (`UInt64`) is ``text``, so that no value is rounded.
         case integer
-        /// A floating-point number (any `BinaryFloatingPoint`).
+        /// A floating-point number of at most 64 bits (`Double`, `Float`).
         case real
         /// `true` or `false`.
         case boolean
@@ -69,8 +70,12 @@ public final class ElementField<Element: ListElement>: Sendable {
         self.name = name
         valueKind =
             switch Value.self {
-            case is any BinaryInteger.Type: .integer
-            case is any BinaryFloatingPoint.Type: .real
+            case let integer as any FixedWidthInteger.Type
+            where integer.bitWidth < 64 || (integer.bitWidth == 64 && integer.isSigned):
+                .integer
+            case let real as any BinaryFloatingPoint.Type
+            where real == Double.self || real == Float.self:
+                .real
             case is Bool.Type: .boolean
             default: .text
             }
