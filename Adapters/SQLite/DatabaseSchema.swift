@@ -37,8 +37,9 @@ enum DatabaseSchema {
         """
     }
 
-    /// Records the change the counter just reached, with a random stamp, in `change_log`: a
-    /// reader that remembers the stamp of the last change it took in knows the file still holds
+    /// Records the change the counter just reached, with a random stamp, in `change_log`.
+    ///
+    /// A reader that remembers the stamp of the last change it took in knows the file still holds
     /// that history (a copy restored in place, then edited past it, holds another stamp there).
     /// Pruned every 1,024 changes to the tombstones' window.
     private static var logChange: String {

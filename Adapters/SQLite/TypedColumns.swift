@@ -66,8 +66,9 @@ enum TypedColumns {
             """)
     }
 
-    /// Whether the elements table is as this program makes it (its columns, constraints and
-    /// indexes): only such a table is rebuilt, since a rebuild cannot carry what `table_info`
+    /// Whether the elements table is as this program makes it: its columns, constraints, indexes.
+    ///
+    /// Only such a table is rebuilt, since a rebuild cannot carry what `table_info`
     /// does not show (another program's `CHECK`, `UNIQUE`, `COLLATE` or generated column). Any
     /// other keeps its declared types; a value is still written by its field's kind, and read back.
     private static func isOnlyThisProgramsTable<Element: SQLiteListElement>(
