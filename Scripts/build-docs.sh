@@ -4,16 +4,27 @@
 # errors, links between modules resolved), then `docc merge` into one site.
 #
 #   Scripts/build-docs.sh [output folder]       (default: .build/docs-site)
+#   Scripts/build-docs.sh --serve [port]        builds, then serves it on this machine and
+#                                               prints the addresses to open (default: 8000)
 #
-# To read it, serve the folder and open the guide:
+# To read a site built without --serve, serve the folder and open the guide:
 #   python3 -m http.server --directory .build/docs-site 8000
 #   open http://127.0.0.1:8000/documentation/mvclayers/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
+fi
+serve=""
+if [ "${1:-}" = "--serve" ]; then
+    serve=${2:-8000}
+    if ! [[ "$serve" =~ ^[0-9]+$ ]]; then
+        echo "error: --serve takes a port number, not '$serve'" >&2
+        exit 64
+    fi
+    set --
 fi
 
 output=${1:-.build/docs-site}
@@ -90,3 +101,9 @@ cat >"$output/index.html" <<'HTML'
 <p><a href="documentation/mvclayers/">MVCLayers: start here</a></p>
 HTML
 echo "site: $output (open /documentation/mvclayers/)"
+if [ -n "$serve" ]; then
+    echo "the tutorial: http://127.0.0.1:$serve/tutorials/packinglist"
+    echo "the guide:    http://127.0.0.1:$serve/documentation/mvclayers/"
+    echo "(serving until Ctrl-C)"
+    exec python3 -m http.server --bind 127.0.0.1 --directory "$output" "$serve"
+fi
