@@ -60,6 +60,18 @@ final class QuietList {
 @MainActor
 @Suite("Every adapter's promises to two processes on one list")
 struct SharedPromiseTests {
+    /// A list of A, B, C and D written here, and another process that has read it and looks
+    /// for nothing by itself.
+    private static func fourRowsInTwoProcesses(_ format: ListFormat) async throws -> (
+        TemporaryFolder, QuietList, OtherStoreProcess
+    ) {
+        let folder = try TemporaryFolder()
+        let here = try await QuietList(format, at: format.file(in: folder))
+        for name in ["A", "B", "C", "D"] { try here.store.add(Attraction(name: name)) }
+        try await here.flush()
+        return (folder, here, try await OtherStoreProcess(here.url, watch: nil))
+    }
+
     /// The list at `url` opened as `ListStore.open(at:)` or `openDatabase(at:)` opens it by
     /// default, with what writes everything and lets go.
     private static func openWithDefaults(_ format: ListFormat, _ url: URL) async throws -> (
@@ -130,11 +142,8 @@ struct SharedPromiseTests {
         "a move made right after taking in another process's move is what the file holds and the screen shows",
         arguments: ListFormat.allCases)
     func movesAgree(format: ListFormat) async throws {
-        let folder = try TemporaryFolder()
-        let here = try await QuietList(format, at: format.file(in: folder))
-        for name in ["A", "B", "C", "D"] { try here.store.add(Attraction(name: name)) }
-        try await here.flush()
-        let there = try await OtherStoreProcess(here.url, watch: nil)
+        let (folder, here, there) = try await Self.fourRowsInTwoProcesses(format)
+        defer { withExtendedLifetime(folder) {} }
 
         try await there.run("move 3 0")
         try await there.run("flush")
@@ -153,11 +162,8 @@ struct SharedPromiseTests {
         "each process's moves of different rows both stand, in the file and on both screens",
         arguments: ListFormat.allCases)
     func concurrentMoves(format: ListFormat) async throws {
-        let folder = try TemporaryFolder()
-        let here = try await QuietList(format, at: format.file(in: folder))
-        for name in ["A", "B", "C", "D"] { try here.store.add(Attraction(name: name)) }
-        try await here.flush()
-        let there = try await OtherStoreProcess(here.url, watch: nil)
+        let (folder, here, there) = try await Self.fourRowsInTwoProcesses(format)
+        defer { withExtendedLifetime(folder) {} }
 
         // Neither has seen the other's: D to the top there, A to the bottom (after D) here. Each
         // moved row goes after the row it follows where it was moved: A after D, wherever D is.
