@@ -198,13 +198,13 @@ public final class PresenterTestStore<Presenter: ViewStatePresenter> {
     /// first: work that never ends (a service that never answers) fails the step, never hangs it.
     private func workFinished(by deadline: ContinuousClock.Instant) async {
         let presenter = presenter
-        let first = Mutex(true)
+        // An atomic, not a `Mutex`: the thread sanitizer cannot follow a contended `Mutex` on Linux.
+        let first = Atomic(true)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeOnce = { @Sendable in
-                let isFirst = first.withLock { isFirst in
-                    defer { isFirst = false }
-                    return isFirst
-                }
+                let isFirst = first.compareExchange(
+                    expected: true, desired: false, ordering: .acquiringAndReleasing
+                ).exchanged
                 if isFirst { continuation.resume() }
             }
             let timer = Task {

@@ -2,7 +2,6 @@ import Foundation
 import MVCModel
 import MVCPersistence
 import MVCStore
-import Synchronization
 import Testing
 
 /// A disk that records a replacement's calls and the states a power cut could leave.
@@ -23,7 +22,7 @@ final class SimulatedDisk: FileReplacementSteps {
         var crashStates: [Data?] = []
     }
 
-    private let disk: Mutex<Disk>
+    private let disk: Locked<Disk>
     private let target: String
     /// Whether `sync` does nothing, as a save that forgot to sync would.
     private let ignoresSync: Bool
@@ -35,7 +34,7 @@ final class SimulatedDisk: FileReplacementSteps {
         disk.synced[1] = contents
         disk.entries[target] = 1
         disk.syncedEntries[target] = 1
-        self.disk = Mutex(disk)
+        self.disk = Locked(disk)
         self.target = target
         self.ignoresSync = ignoresSync
         record()

@@ -5,7 +5,6 @@ import MVCObservation
 import MVCPersistence
 import MVCSQLiteStore
 import MVCStore
-import Synchronization
 import Testing
 
 #if canImport(Glibc)

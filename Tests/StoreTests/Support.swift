@@ -3,7 +3,6 @@ import MVCModel
 import MVCObservation
 import MVCPersistence
 import MVCStore
-import Synchronization
 
 /// A fresh folder for one test, removed when the test lets go of it.
 final class TemporaryFolder {
@@ -59,6 +58,25 @@ final class ChangeLog {
     }
 }
 
+/// State that several threads share, touched only while its `NSLock` is held.
+///
+/// Not `Mutex`: on Linux a contended `Mutex` is handed over by the kernel, in a library the
+/// thread sanitizer does not instrument, so it reports the next access as a race (CI's sanitizer
+/// run did, on `TestClock`). `NSLock` is a `pthread_mutex`, which the sanitizer follows.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Runs `body` on the state, holding the lock.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
 /// A clock whose time moves only when the test advances it, to drive a saver's timer and watcher
 /// by hand: no real waiting, and no race with the machine's speed.
 final class TestClock: Clock, Sendable {
@@ -80,7 +98,7 @@ final class TestClock: Clock, Sendable {
         var sleepers: [UUID: Sleeper] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }
