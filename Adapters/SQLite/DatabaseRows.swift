@@ -1,5 +1,6 @@
 import Dispatch
 import MVCModel
+import MVCStore
 
 /// The text of every row, in list order: read in one go, so decoding can use every core.
 struct StoredRows: Sendable {

@@ -18,7 +18,7 @@ enum DatabaseSchema {
     /// The schema version this code reads and writes.
     static var version: Int64 { 3 }
     /// How far apart new ranks are.
-    static var rankGap: Int64 { 1 << 32 }
+    static var rankGap: Int64 { RowRank.gap }
     /// How many changes a tombstone is kept for.
     ///
     /// A process that looks every poll interval never falls this far behind; one that was stopped or asleep for longer reads everything once,

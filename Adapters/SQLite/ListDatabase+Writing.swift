@@ -34,10 +34,10 @@ extension ListDatabase {
         }
         // No other program committed since the store last caught up, and the row is as this
         // process has it: the store has this change too. Otherwise the next look reads it.
-        if before == seen, outcome.element == write.change.ours {
+        if before == seen, outcome.element == write.ours {
             (seenChange, seenStamp) = (after, stamp)
         }
-        return (outcome.notices, outcome.element != write.change.ours)
+        return (outcome.notices, outcome.element != write.ours)
     }
 
     /// The error of a write that failed only because another program kept the lock for `wait`.
@@ -97,9 +97,9 @@ extension ListDatabase {
         let stored = try storedRow(of: id, in: connection)
         // A row another program wrote that cannot be read (skipped and told at its look) is no
         // deletion: it counts as untouched, so this process's version is written over it.
-        let theirs = stored.exists ? stored.element ?? write.change.base ?? write.change.ours : nil
+        let theirs = stored.exists ? stored.element ?? write.base ?? write.ours : nil
         let outcome = ElementMerge.resolve(
-            base: write.change.base, ours: write.change.ours, theirs: theirs)
+            base: write.base, ours: write.ours, theirs: theirs)
         let place = {
             try self.rank(
                 placing: id, after: write.predecessor, before: write.successor, in: connection)
@@ -194,7 +194,7 @@ extension ListDatabase {
             let high = try connection.integer(
                 "SELECT rank FROM elements WHERE rank >= ? AND id NOT IN (?, ?) ORDER BY rank LIMIT 1",
                 .integer(low), key, .text(Element.storedText(of: predecessor)))
-            return Self.between(low, high)
+            return RowRank.between(low, high)
         }
         if let successor,
             let high = try connection.integer(rankOf, .text(Element.storedText(of: successor)))
@@ -202,29 +202,12 @@ extension ListDatabase {
             let low = try connection.integer(
                 "SELECT rank FROM elements WHERE rank <= ? AND id NOT IN (?, ?) ORDER BY rank DESC LIMIT 1",
                 .integer(high), key, .text(Element.storedText(of: successor)))
-            return Self.between(low, high)
+            return RowRank.between(low, high)
         }
         let edge = try connection.integer(
             "SELECT rank FROM elements WHERE id != ? ORDER BY rank\(predecessor == nil ? "" : " DESC") LIMIT 1",
             key)
-        return predecessor == nil ? Self.between(nil, edge) : Self.between(edge, nil)
-    }
-
-    /// A rank strictly between `low` and `high` (either may be open), or `nil` if there is none.
-    static func between(_ low: Int64?, _ high: Int64?) -> Int64? {
-        switch (low, high) {
-        case (nil, nil): return 0
-        case (let low?, nil):
-            let (rank, overflow) = low.addingReportingOverflow(DatabaseSchema.rankGap)
-            return overflow ? nil : rank
-        case (nil, let high?):
-            let (rank, overflow) = high.subtractingReportingOverflow(DatabaseSchema.rankGap)
-            return overflow ? nil : rank
-        case (let low?, let high?):
-            // low <= high always; halving the distance cannot overflow.
-            let distance = high / 2 - low / 2 + (high % 2 - low % 2) / 2
-            return distance >= 1 && low + distance < high ? low + distance : nil
-        }
+        return predecessor == nil ? RowRank.between(nil, edge) : RowRank.between(edge, nil)
     }
 
     /// Gives every row a fresh rank, `rankGap` apart, in list order (rare: O(*n*)).
@@ -235,26 +218,6 @@ extension ListDatabase {
             try connection.run(
                 "UPDATE elements SET rank = ? WHERE id = ?",
                 .integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id))
-        }
-    }
-}
-
-extension ListChange {
-    /// The element before the change, as the process that made it last saw it (`nil`: not there).
-    fileprivate var base: Element? {
-        switch self {
-        case .inserted: nil
-        case .removed(let element, _), .moved(let element, _, _), .replaced(let element, _, _):
-            element
-        }
-    }
-
-    /// The element after the change (`nil`: deleted).
-    fileprivate var ours: Element? {
-        switch self {
-        case .removed: nil
-        case .inserted(let element, _), .moved(let element, _, _), .replaced(_, let element, _):
-            element
         }
     }
 }

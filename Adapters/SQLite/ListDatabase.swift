@@ -1,51 +1,10 @@
-public import Foundation
-public import MVCModel
-import MVCStore
+import Foundation
+import MVCModel
+public import MVCStore
 
-/// An element a list store can keep in an SQLite database: one row per element, keyed by its id
-/// as text, one column per field of ``/MVCModel/ListElement/fields`` (a new field's column is
-/// added at the next opening), holding the text an editor shows, read back with the field's parse.
-///
-/// An id that is `LosslessStringConvertible` or a `UUID` needs nothing more; any other id says
-/// how it is written as text and read back.
-public protocol SQLiteListElement: ListElement {
-    /// What the database records it holds (`meta.kind`), and opening checks: a database of another
-    /// kind is refused. Its identity, not its wording: by default ``/MVCModel/ListElement/pluralNoun``,
-    /// but a type whose nouns may be reworded sets it once and keeps it, or rewording orphans
-    /// every database it made.
-    static var databaseKind: String { get }
-    /// The text the database stores for `id`, read back by ``id(stored:)``.
-    static func storedText(of id: ID) -> String
-    /// The id stored as `text`, or `nil` if it names none.
-    static func id(stored text: String) -> ID?
-}
-
-extension SQLiteListElement {
-    /// ``/MVCModel/ListElement/pluralNoun``.
-    public static var databaseKind: String { pluralNoun }
-}
-
-extension SQLiteListElement where ID: LosslessStringConvertible {
-    /// The id's `description`.
-    public static func storedText(of id: ID) -> String { id.description }
-    /// The id whose `description` is `text`.
-    public static func id(stored text: String) -> ID? { ID(text) }
-}
-
-extension SQLiteListElement where ID == UUID {
-    /// The UUID's `uuidString`.
-    public static func storedText(of id: ID) -> String { id.uuidString }
-    /// The UUID `text` spells.
-    public static func id(stored text: String) -> ID? { UUID(uuidString: text) }
-}
-
-/// One edit on its way to the database, with the element's neighbours in this process's list
-/// after it (`nil` at an end), which say where it goes.
-struct RowWrite<Element: SQLiteListElement>: Sendable {
-    var change: ListChange<Element>
-    var predecessor: Element.ID?
-    var successor: Element.ID?
-}
+/// An element a list store can keep in an SQLite database: the ``/MVCStore/RowListElement`` every
+/// database adapter asks.
+public typealias SQLiteListElement = RowListElement
 
 /// A list kept in an SQLite database (see `DatabaseSchema`): an actor on a queue of its own whose
 /// methods never suspend. Nothing here opens the database's files but SQLite (closing any

@@ -44,13 +44,7 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
     ///
     /// Once closing has begun an edit is not taken (edits cannot hold closing open), and said.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
-        var write = RowWrite(change: change)
-        switch change {
-        case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
-            write.predecessor = at > 0 ? elements[at - 1].id : nil
-            write.successor = at + 1 < elements.count ? elements[at + 1].id : nil
-        case .removed: break
-        }
+        let write = RowWrite(change: change, in: elements)
         guard state.edited(write) else {
             status.value = .failed(refusal(), attempts: state.notTaken)
             return

@@ -1,10 +1,9 @@
-package import MVCStore
-
-/// What the SQLite persistence's one worker knows and decides, as a value.
+/// What a database persistence's one worker knows and decides, as a value (SQLite's and
+/// PostgreSQL's ask the same one).
 ///
 /// The edits queued and how many are written, the looks asked for, what to tell and when, and
 /// closing. Pure, as the JSON saver's `SaverState` is: each event is a method named for what
-/// happened, ``next()`` says what to do now, and ``SQLitePersistence`` does it (the I/O) and
+/// happened, ``next()`` says what to do now, and the persistence does it (the I/O) and
 /// reports how it went.
 package struct WorkerState<Write> {
     /// Open, then closing (writing what is queued, no more looks), then closed (deaf).

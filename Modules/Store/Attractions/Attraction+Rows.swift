@@ -1,7 +1,8 @@
 public import MVCModel
 
-/// Attractions can be kept in an SQLite database: a row per attraction, a column per field.
-extension Attraction: SQLiteListElement {
+/// Attractions can be kept in a database table (SQLite's or PostgreSQL's): a row per attraction,
+/// a column per field.
+extension Attraction: RowListElement {
     /// Fixed, whatever the nouns become: every attractions database records it.
     public static var databaseKind: String { "attractions" }
 }

@@ -1,0 +1,103 @@
+public import Foundation
+public import MVCModel
+
+/// An element a list store can keep as a row of a database table (SQLite's or PostgreSQL's):
+/// one row per element, keyed by its id as text, one column per field of
+/// ``/MVCModel/ListElement/fields`` (a new field's column is added at the next opening), holding
+/// the value an editor shows, read back with the field's parse.
+///
+/// An id that is `LosslessStringConvertible` or a `UUID` needs nothing more; any other id says
+/// how it is written as text and read back. Every database adapter asks this one protocol.
+public protocol RowListElement: ListElement {
+    /// What the database records it holds (`meta.kind`), and opening checks: a database of another
+    /// kind is refused. Its identity, not its wording: by default ``/MVCModel/ListElement/pluralNoun``,
+    /// but a type whose nouns may be reworded sets it once and keeps it, or rewording orphans
+    /// every database it made.
+    static var databaseKind: String { get }
+    /// The text the database stores for `id`, read back by ``id(stored:)``.
+    static func storedText(of id: ID) -> String
+    /// The id stored as `text`, or `nil` if it names none.
+    static func id(stored text: String) -> ID?
+}
+
+extension RowListElement {
+    /// ``/MVCModel/ListElement/pluralNoun``.
+    public static var databaseKind: String { pluralNoun }
+}
+
+extension RowListElement where ID: LosslessStringConvertible {
+    /// The id's `description`.
+    public static func storedText(of id: ID) -> String { id.description }
+    /// The id whose `description` is `text`.
+    public static func id(stored text: String) -> ID? { ID(text) }
+}
+
+extension RowListElement where ID == UUID {
+    /// The UUID's `uuidString`.
+    public static func storedText(of id: ID) -> String { id.uuidString }
+    /// The UUID `text` spells.
+    public static func id(stored text: String) -> ID? { UUID(uuidString: text) }
+}
+
+/// One edit on its way to a database, with the element's neighbours in this process's list
+/// after it (`nil` at an end), which say where it goes.
+package struct RowWrite<Element: ListElement>: Sendable {
+    package var change: ListChange<Element>
+    package var predecessor: Element.ID?
+    package var successor: Element.ID?
+
+    /// The write for `change`, made when `elements` is the whole list after it.
+    package init(change: ListChange<Element>, in elements: [Element]) {
+        self.change = change
+        switch change {
+        case .inserted(_, let at), .moved(_, _, let at), .replaced(_, _, let at):
+            predecessor = at > 0 ? elements[at - 1].id : nil
+            successor = at + 1 < elements.count ? elements[at + 1].id : nil
+        case .removed: break
+        }
+    }
+
+    /// The element before the change, as the process that made it last saw it (`nil`: not there).
+    package var base: Element? {
+        switch change {
+        case .inserted: nil
+        case .removed(let element, _), .moved(let element, _, _), .replaced(let element, _, _):
+            element
+        }
+    }
+
+    /// The element after the change (`nil`: deleted).
+    package var ours: Element? {
+        switch change {
+        case .removed: nil
+        case .inserted(let element, _), .moved(let element, _, _), .replaced(_, let element, _):
+            element
+        }
+    }
+}
+
+/// Where rows stand in a list: each row's rank, an integer, ordered; new ranks are spaced `gap`
+/// apart so that an insert or a move writes one row. The one rule of order every database
+/// adapter asks.
+package enum RowRank {
+    /// The distance between ranks a list is numbered with.
+    package static var gap: Int64 { 1 << 32 }
+
+    /// A rank strictly between `low` and `high` (either may be open), or `nil` if there is none
+    /// (then the adapter renumbers the rows, `gap` apart, and asks again).
+    package static func between(_ low: Int64?, _ high: Int64?) -> Int64? {
+        switch (low, high) {
+        case (nil, nil): return 0
+        case (let low?, nil):
+            let (rank, overflow) = low.addingReportingOverflow(gap)
+            return overflow ? nil : rank
+        case (nil, let high?):
+            let (rank, overflow) = high.subtractingReportingOverflow(gap)
+            return overflow ? nil : rank
+        case (let low?, let high?):
+            // low <= high always; halving the distance cannot overflow.
+            let distance = high / 2 - low / 2 + (high % 2 - low % 2) / 2
+            return distance >= 1 && low + distance < high ? low + distance : nil
+        }
+    }
+}
