@@ -98,7 +98,7 @@ enum RowDecoder<Element: SQLiteListElement> {
                 return (nil, "\(Element.noun) \(rows.ids[row]): \(mistyped)")
             }
             var problem: String?
-            let element = element(
+            let element = Element.decoded(
                 key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
                 problem: &problem)
             return (element, element == nil ? problem ?? "it cannot be read" : nil)
@@ -114,7 +114,7 @@ enum RowDecoder<Element: SQLiteListElement> {
         for row in range {
             if !rows.mistyped.isEmpty, let mistyped = rows.mistyped[row] {
                 problems.append((row + 1, "\(Element.noun) \(rows.ids[row]): \(mistyped)"))
-            } else if let element = element(
+            } else if let element = Element.decoded(
                 key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
                 problem: &problem)
             {
@@ -124,32 +124,5 @@ enum RowDecoder<Element: SQLiteListElement> {
             }
         }
         return (elements, problems)
-    }
-
-    /// The element a row's id and its `fields.count` texts from `start` describe, or `nil` with
-    /// `problem` set (`texts` is not sliced: a slice costs a retain per row).
-    private static func element(
-        key: String, texts: [String?], from start: Int,
-        fields: ContiguousArray<ElementField<Element>>, problem: inout String?
-    ) -> Element? {
-        // Written exactly as this code writes ids, or later edits would miss the row.
-        guard let id = Element.id(stored: key), Element.storedText(of: id) == key else {
-            let article = "aeiou".contains(Element.noun.first ?? "x") ? "an" : "a"
-            problem = "its id “\(key)” is not the id of \(article) \(Element.noun), as written here"
-            return nil
-        }
-        var element = Element(blankWithID: id)
-        for index in 0..<fields.count {
-            guard let text = texts[start + index] else { continue }
-            if let broken = fields[index].set(text, in: &element) {
-                problem = "\(Element.noun) \(key), field “\(fields[index].name)”: \(broken)"
-                return nil
-            }
-        }
-        if let broken = element.problems.first {
-            problem = "\(Element.noun) \(key): \(broken)"
-            return nil
-        }
-        return element
     }
 }

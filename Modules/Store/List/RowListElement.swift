@@ -39,6 +39,36 @@ extension RowListElement where ID == UUID {
     public static func id(stored text: String) -> ID? { UUID(uuidString: text) }
 }
 
+extension RowListElement {
+    /// The element a row's id and its `fields.count` texts from `start` describe, or `nil` with
+    /// `problem` set (`texts` is not sliced: a slice costs a retain per row).
+    @inlinable
+    package static func decoded(
+        key: String, texts: [String?], from start: Int,
+        fields: ContiguousArray<ElementField<Self>>, problem: inout String?
+    ) -> Self? {
+        // Written exactly as this code writes ids, or later edits would miss the row.
+        guard let id = Self.id(stored: key), storedText(of: id) == key else {
+            let article = "aeiou".contains(noun.first ?? "x") ? "an" : "a"
+            problem = "its id “\(key)” is not the id of \(article) \(noun), as written here"
+            return nil
+        }
+        var element = Self(blankWithID: id)
+        for index in 0..<fields.count {
+            guard let text = texts[start + index] else { continue }
+            if let broken = fields[index].set(text, in: &element) {
+                problem = "\(noun) \(key), field “\(fields[index].name)”: \(broken)"
+                return nil
+            }
+        }
+        if let broken = element.problems.first {
+            problem = "\(noun) \(key): \(broken)"
+            return nil
+        }
+        return element
+    }
+}
+
 /// One edit on its way to a database, with the element's neighbours in this process's list
 /// after it (`nil` at an end), which say where it goes.
 package struct RowWrite<Element: ListElement>: Sendable {
