@@ -33,6 +33,7 @@ let package = Package(
         // The machine room.
         .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
         .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
+        .library(name: "MVCPostgresStore", targets: ["MVCPostgresStore"]),
         .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
         .executable(name: "switches-essentials", targets: ["switches-essentials"]),
         .executable(name: "avatars-essentials", targets: ["avatars-essentials"]),
@@ -195,6 +196,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: PostgreSQL adapter: a list shared by several machines through a server
+
+        .systemLibrary(
+            name: "CPostgres",
+            path: "Adapters/CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "MVCPostgresStore",
+            dependencies: [
+                "CPostgres", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+            ],
+            path: "Adapters/Postgres",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Live avatar service adapter: the only module that links networking (URLSession)
 
         .target(
@@ -242,8 +260,8 @@ let package = Package(
         .executableTarget(
             name: "attractions",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCSQLiteStore", "MVCModel", "MVCObservation",
-                "MVCPersistence", "MVCTracing", "SampleSupport",
+                "MVCPresenter", "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel",
+                "MVCObservation", "MVCPersistence", "MVCTracing", "SampleSupport",
             ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings

@@ -192,15 +192,3 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         for waiter in waiting { waiter.resume() }
     }
 }
-
-extension PersistenceError {
-    /// What went wrong, without the path (which the error's description starts with).
-    var reason: String {
-        switch self {
-        case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason),
-            .brokenRule(_, let reason), .migrationFailed(_, _, let reason):
-            reason
-        default: description
-        }
-    }
-}

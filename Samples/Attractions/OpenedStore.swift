@@ -2,12 +2,14 @@ import Foundation
 import MVCModel
 import MVCObservation
 import MVCPersistence
+import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 import MVCTracing
 
 /// The attractions store, kept in the format the file's extension names: an SQLite database for
-/// `.sqlite`, `.sqlite3` and `.db`, a JSON document otherwise.
+/// `.sqlite`, `.sqlite3` and `.db`, a JSON document otherwise; or in a PostgreSQL table, for a
+/// `postgres://` URL.
 ///
 /// This is the only place in the sample that knows the format: the presenters and the screen get
 /// the same `AttractionStore` either way.
@@ -19,12 +21,18 @@ struct OpenedStore {
         case document
         /// An SQLite database, a row per attraction, each edit written at once.
         case database
+        /// A PostgreSQL table on a server, shared by every machine that reaches it.
+        case server
 
-        /// The format `url`'s extension names.
+        /// The format `url`'s scheme or extension names.
         init(of url: URL) {
-            self =
-                ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased())
-                ? .database : .document
+            if PostgresLocation.names(url.absoluteString) {
+                self = .server
+            } else {
+                self =
+                    ["sqlite", "sqlite3", "db"].contains(url.pathExtension.lowercased())
+                    ? .database : .document
+            }
         }
 
         /// The format in a sentence.
@@ -32,8 +40,16 @@ struct OpenedStore {
             switch self {
             case .document: "a JSON document"
             case .database: "an SQLite database"
+            case .server: "a PostgreSQL table"
             }
         }
+    }
+
+    /// Where `url` keeps the list, as the user reads it: a file's path, or a server's URL
+    /// without its password.
+    static func shown(_ url: URL) -> String {
+        guard Format(of: url) == .server else { return url.path }
+        return (try? PostgresLocation(url.absoluteString).description) ?? "the server"
     }
 
     let store: AttractionStore
@@ -74,6 +90,17 @@ struct OpenedStore {
                 return unconfirmed()
             }
             return OpenedStore(store: store, format: .document, writePending: flush, close: close)
+        case .server:
+            let (store, persistence) = try await AttractionStore.openTable(
+                at: PostgresLocation(url.absoluteString), tracer: tracer)
+            return OpenedStore(
+                store: store, format: .server,
+                writePending: { await failure(of: persistence.flush) },
+                close: {
+                    await failure(of: { () async throws(PersistenceError) in
+                        try await persistence.close()
+                    })
+                })
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
                 at: url, tracer: tracer)
@@ -169,12 +196,18 @@ struct OpenedStore {
                 throw .unreadable(path: source.path, reason: "there is no such file")
             }
             attractions = try await SQLiteListFile<Attraction>.read(from: source)
+        case .server:
+            attractions = try await PostgresListTable<Attraction>.read(
+                from: PostgresLocation(source.absoluteString))
         }
         switch Format(of: target) {
         case .document:
             try await DocumentFile(url: target, format: .attractions).create(attractions)
         case .database:
             try await SQLiteListFile<Attraction>.write(attractions, to: target)
+        case .server:
+            try await PostgresListTable<Attraction>.write(
+                attractions, to: PostgresLocation(target.absoluteString))
         }
         return attractions.count
     }

@@ -1,8 +1,11 @@
 import Foundation
+import MVCPostgresStore
+import MVCStore
 import SampleSupport
 
-/// The `--store` and `--convert` options: a path to an attractions file, checked for the mistakes a path given
-/// on a command line can have before anything is opened.
+/// The `--store` and `--convert` options: a path to an attractions file (or a `postgres://` URL
+/// and table), checked for the mistakes one given on a command line can have before anything is
+/// opened.
 enum StoreOption {
     /// The file `text` names.
     ///
@@ -16,6 +19,17 @@ enum StoreOption {
         if text.allSatisfy(\.isWhitespace) {
             throw UsageError(
                 message: "\(option) needs the path of a file, and '\(text.terminalSafe)' is blank")
+        }
+        if PostgresLocation.names(text) {
+            do throws(PersistenceError) {
+                _ = try PostgresLocation(text)
+            } catch {
+                throw UsageError(message: "\(option): \(error.description)")
+            }
+            guard let url = URL(string: text) else {
+                throw UsageError(message: "\(option): '\(text.terminalSafe)' is not a URL")
+            }
+            return url
         }
         if text.hasSuffix("/") {
             throw UsageError(

@@ -29,15 +29,19 @@ let usage = """
 
     The file's extension picks how the list is kept: '.sqlite' (or '.sqlite3', '.db') keeps it in
     an SQLite database, a row per attraction, each edit written at once, which suits a long list;
-    anything else keeps it in a JSON document, rewritten whole after each burst of edits. The
-    screens are the same either way. A long list is shown a screenful at a time, around the row
-    last changed ('page <n>' shows another).
+    anything else keeps it in a JSON document, rewritten whole after each burst of edits. A
+    'postgres://user@host/database#table' URL keeps it in a PostgreSQL table (default table:
+    attractions), shared with every machine that reaches the server; the password comes from the
+    URL, PGPASSWORD or ~/.pgpass, and is never printed. The screens are the same either way. A
+    long list is shown a screenful at a time, around the row last changed ('page <n>' shows
+    another).
 
     A name is at most \(AttractionRules.maximumNameLength) characters, notes at most \(AttractionRules.maximumNotesLength); neither may hold a
     control character.
 
     OPTIONS:
-      --store PATH     the attractions file (default: \(defaultStore.path))
+      --store PATH     the attractions file, or a postgres:// URL
+                       (default: \(defaultStore.path))
       --convert PATH   copy the list in --store into a new file at PATH, in the format PATH's
                        extension names, and exit (an existing PATH is never replaced)
       --trace          print each hop across a layer boundary as it happens
@@ -83,7 +87,7 @@ if let convertURL {
     do throws(PersistenceError) {
         let count = try await OpenedStore.convert(storeURL, to: convertURL)
         console.print(
-            "Copied \(Attraction.counted(count)) into \(convertURL.path.terminalSafe), \(OpenedStore.Format(of: convertURL).name)."
+            "Copied \(Attraction.counted(count)) into \(OpenedStore.shown(convertURL).terminalSafe), \(OpenedStore.Format(of: convertURL).name)."
         )
         exitProcess(0)
     } catch {
@@ -108,10 +112,11 @@ let session = AttractionsSession(
     settle: { _ = await opened.flush() })
 
 /// The greeting on a terminal (a function, so the text is not kept alive by the async main).
+@MainActor
 func greet(_ console: Console, store: URL) {
     guard console.isInteractive else { return }
     console.print(
-        "Attractions, kept in \(store.path.terminalSafe). Type 'help' for the commands; arrows, Home, End and history edit the line."
+        "Attractions, kept in \(OpenedStore.shown(store).terminalSafe). Type 'help' for the commands; arrows, Home, End and history edit the line."
     )
 }
 greet(console, store: storeURL)

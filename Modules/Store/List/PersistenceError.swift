@@ -35,3 +35,15 @@ public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 }
+
+extension PersistenceError {
+    /// What went wrong, without the path (which the error's description starts with).
+    package var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .unwritable(_, let reason), .corrupt(_, let reason),
+            .brokenRule(_, let reason), .migrationFailed(_, _, let reason):
+            reason
+        default: description
+        }
+    }
+}

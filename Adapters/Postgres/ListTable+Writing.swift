@@ -1,0 +1,181 @@
+import Foundation
+import MVCModel
+import MVCStore
+
+/// Writing: one edit a transaction, and whole new lists.
+extension ListTable {
+    /// Writes one edit in a transaction of its own, merged with the stored row by the rule every
+    /// adapter asks (``/MVCStore/ElementMerge``); returns what to tell of another client's edits
+    /// it met, and whether the row now differs from the edit's (then the store takes the row in
+    /// at the next look). Acknowledged only once the transaction committed.
+    func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
+        notices: [String], differs: Bool
+    ) {
+        let (seen, seenEpoch) = (seenChange, seenEpoch)
+        let (outcome, before, after, epoch) = try withConnection { connection in
+            try connection.transaction {
+                // Locks the list's counter until the commit: the list's writers commit one after
+                // another, each change numbered in the order it becomes visible.
+                let (before, epoch) = try lockedCounter(connection)
+                let outcome = try apply(write, connection)
+                let after = try connection.run(
+                    "SELECT last_change FROM mvclayers_lists WHERE list = $1", [location.table]
+                ).first?.first??.int64
+                return (outcome, before, after ?? before, epoch)
+            }
+        }
+        // No other client committed since the store last caught up, and the row is as this
+        // client has it: the store has this change too. Otherwise the next look reads it.
+        if before == seen, epoch == seenEpoch, outcome.element == write.ours {
+            tookIn(through: after, epoch: epoch)
+        }
+        return (outcome.notices, outcome.element != write.ours)
+    }
+
+    /// The list's counter and epoch, its row locked until the transaction ends.
+    private func lockedCounter(_ connection: PostgresConnection) throws -> (Int64, String) {
+        let row = try connection.run(
+            "SELECT last_change, epoch, version FROM mvclayers_lists WHERE list = $1 FOR UPDATE",
+            [location.table]
+        ).first
+        guard let row, let last = row[0]?.int64, let epoch = row[1] else {
+            throw PersistenceError.corrupt(
+                path: location.description, reason: "its row in mvclayers_lists is gone")
+        }
+        if let version = row[2].flatMap({ Int($0) }), version > TableSchema.version {
+            throw PersistenceError.newerVersion(
+                path: location.description, found: version, supported: TableSchema.version)
+        }
+        return (last, epoch)
+    }
+
+    /// Merges the edit with the stored row and writes the result, as the SQLite adapter does: a
+    /// row another client changed keeps its edits, a result that would break the element's rules
+    /// is not written (the stored row stays, told), an insert over a row that exists merges.
+    private func apply(_ write: RowWrite<Element>, _ connection: PostgresConnection) throws
+        -> ElementMerge<Element>.Outcome
+    {
+        let key = Element.storedText(of: write.change.element.id)
+        let stored = try connection.run(
+            "SELECT \(TableSchema.selected(Element.self)) FROM \(table) WHERE id = $1 FOR UPDATE",
+            [key]
+        ).first
+        let storedElement = stored.flatMap {
+            try? decode($0, fields: ContiguousArray(Element.fields)).get()
+        }
+        // A row that cannot be read (skipped and told at its look) counts as untouched.
+        let theirs = stored == nil ? nil : storedElement ?? write.base ?? write.ours
+        let outcome = ElementMerge.resolve(base: write.base, ours: write.ours, theirs: theirs)
+        let place = { try self.rank(placing: key, after: write.predecessor, before: write.successor, connection) }
+        switch (outcome.element, stored != nil) {
+        case (nil, false): break
+        case (nil, true):
+            try connection.run("DELETE FROM \(table) WHERE id = $1", [key])
+        case (let element?, false):
+            try insert(element, rank: place(), connection)
+        case (let element?, true):
+            if element != storedElement {
+                let sets = Element.fields.enumerated().map {
+                    "\(PostgresLocation.quoted($1.name)) = $\($0 + 2)"
+                }
+                try connection.run(
+                    "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = $1",
+                    [key] + Element.fields.map { $0.text(in: element) })
+            }
+            if case .moved = write.change {
+                try connection.run(
+                    "UPDATE \(table) SET rank = $2 WHERE id = $1", [key, String(place())])
+            }
+        }
+        return outcome
+    }
+
+    private func insert(_ element: Element, rank: Int64, _ connection: PostgresConnection) throws {
+        let columns = ["id", "rank"] + Element.fields.map { PostgresLocation.quoted($0.name) }
+        let values = (1...columns.count).map { "$\($0)" }
+        try connection.run(
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+            [Element.storedText(of: element.id), String(rank)]
+                + Element.fields.map { $0.text(in: element) })
+    }
+
+    /// The rank that puts the row `key` right after `predecessor` (or right before `successor`,
+    /// if the predecessor is gone; at the front if it had none; at the end if both are gone),
+    /// renumbering the list once if its neighbours have no room (``/MVCStore/RowRank``).
+    private func rank(
+        placing key: String, after predecessor: Element.ID?, before successor: Element.ID?,
+        _ connection: PostgresConnection
+    ) throws -> Int64 {
+        let (after, before) = (predecessor.map(Element.storedText), successor.map(Element.storedText))
+        let rankOf = "SELECT rank FROM \(table) WHERE id = $1"
+        for _ in 0..<2 {
+            let found: Int64??
+            if let after, let low = try connection.run(rankOf, [after]).first?[0]?.int64 {
+                let high = try connection.run(
+                    "SELECT rank FROM \(table) WHERE rank >= $1 AND id NOT IN ($2, $3) ORDER BY rank LIMIT 1",
+                    [String(low), key, after]
+                ).first?[0]?.int64
+                found = RowRank.between(low, high)
+            } else if let before, let high = try connection.run(rankOf, [before]).first?[0]?.int64 {
+                let low = try connection.run(
+                    "SELECT rank FROM \(table) WHERE rank <= $1 AND id NOT IN ($2, $3) ORDER BY rank DESC LIMIT 1",
+                    [String(high), key, before]
+                ).first?[0]?.int64
+                found = RowRank.between(low, high)
+            } else {
+                let edge = try connection.run(
+                    "SELECT rank FROM \(table) WHERE id != $1 ORDER BY rank\(after == nil ? "" : " DESC") LIMIT 1",
+                    [key]
+                ).first?[0]?.int64
+                found = after == nil ? RowRank.between(nil, edge) : RowRank.between(edge, nil)
+            }
+            if let rank = found ?? nil { return rank }
+            // Every row a fresh rank, `gap` apart, in list order (rare: O(n)).
+            try connection.run(
+                """
+                UPDATE \(table) t SET rank = n.rank FROM (SELECT id, (row_number() OVER (ORDER BY rank, id)
+                    - count(*) OVER () / 2) * \(RowRank.gap) AS rank FROM \(table)) n WHERE t.id = n.id
+                """)
+        }
+        throw PersistenceError.unwritable(
+            path: location.description, reason: "no room for a rank after renumbering")
+    }
+
+    /// Makes the list's table, which must not exist yet, holding `elements`: in one transaction,
+    /// so a failure leaves nothing.
+    ///
+    /// - Throws: `PersistenceError.unwritable` if a list of that name is already there (it is
+    ///   never replaced), or the server cannot be reached or refuses.
+    func create(_ elements: [Element]) throws(PersistenceError) {
+        try withConnection { connection in
+            try connection.transaction {
+                try connection.run("SELECT pg_advisory_xact_lock(7270201)")
+                try connection.run(TableSchema.lists)
+                try connection.run(TableSchema.tracking)
+                let taken =
+                    try !connection.run(
+                        "SELECT 1 FROM mvclayers_lists WHERE list = $1", [location.table]
+                    ).isEmpty || connection.run("SELECT to_regclass($1)", [table]).first?[0] != nil
+                if taken {
+                    throw PersistenceError.unwritable(
+                        path: location.description,
+                        reason: "a list or table of that name is already there; it was left as it is")
+                }
+                try connection.run(
+                    "INSERT INTO mvclayers_lists (list, kind, version) VALUES ($1, $2, $3)",
+                    [location.table, Element.databaseKind, String(TableSchema.version)])
+                for statement in TableSchema.making(location.table, for: Element.self) {
+                    try connection.run(statement)
+                }
+                for (position, element) in elements.enumerated() {
+                    try insert(element, rank: Int64(position + 1) * RowRank.gap, connection)
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// The integer this text spells, as PostgreSQL writes a `bigint`.
+    var int64: Int64? { Int64(self) }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import MVCModel
+import MVCStore
+
+/// What changed in the table after the last change the store has.
+struct TableChanges<Element: RowListElement>: Sendable {
+    /// The rows changed, in list order: each element (or why it cannot be taken in) and the ids
+    /// of the rows right before it, nearest first.
+    var rows: [(element: Element?, problem: String?, predecessors: [Element.ID])] = []
+    /// The rows deleted (by id).
+    var deleted: [Element.ID] = []
+    /// The whole list and the rows that break a rule, when the changes alone could not be read.
+    var whole: (elements: [Element], problems: [String])?
+    /// The last change this covers, and the list's epoch.
+    var through: Int64
+    var epoch: String
+}
+
+/// A list kept in a PostgreSQL table (see `TableSchema`): an actor on a queue of its own, since
+/// libpq's calls block. Connects when first asked, and again after the connection is lost.
+actor ListTable<Element: RowListElement> {
+    nonisolated let location: PostgresLocation
+    private let executor = QueueExecutor(label: "MVCPostgresStore")
+    private var connection: PostgresConnection?
+    /// The last change the store has (every change up to it is in the store's list), and the
+    /// epoch of the list it was counted in.
+    private(set) var seenChange: Int64 = 0
+    private(set) var seenEpoch = ""
+    /// Rows read by a look above which the whole list is read instead.
+    static var wholeReadThreshold: Int { 20_000 }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(location: PostgresLocation) {
+        self.location = location
+    }
+
+    var table: String { PostgresLocation.quoted(location.table) }
+
+    /// The connection, made again if there is none or it was lost.
+    private func connected() throws(PersistenceError) -> PostgresConnection {
+        if let connection, !connection.isLost { return connection }
+        connection = nil
+        do {
+            let made = try PostgresConnection(settings: location.settings)
+            connection = made
+            return made
+        } catch {
+            throw persistenceError(error)
+        }
+    }
+
+    /// The error a failure is shown as: where, and what to do.
+    nonisolated func persistenceError(_ error: any Error) -> PersistenceError {
+        if let error = error as? PersistenceError { return error }
+        guard let failure = error as? PostgresFailure else {
+            return .unreadable(path: location.description, reason: "\(error)")
+        }
+        switch failure.kind {
+        case .unreachable:
+            return .unwritable(
+                path: location.description,
+                reason: "the server cannot be reached (\(failure.message))")
+        case .refused:
+            return .unreadable(
+                path: location.description, reason: "the server refused: \(failure.message)")
+        }
+    }
+
+    /// Runs `body` with the connection, turning every failure into a `PersistenceError`; a
+    /// failure that lost the connection drops it, to be made again at the next call.
+    func withConnection<Value>(
+        _ body: (PostgresConnection) throws -> Value
+    ) throws(PersistenceError) -> Value {
+        let connection = try connected()
+        do {
+            return try body(connection)
+        } catch {
+            if connection.isLost { self.connection = nil }
+            throw persistenceError(error)
+        }
+    }
+
+    /// Opens the list: makes its table if there is none, checks it if there is, and reads it.
+    ///
+    /// - Throws: `PersistenceError` if the server cannot be reached or refuses, the table holds
+    ///   another kind of list (or is not this program's), or is of a newer layout.
+    func open(creating: Bool = true) throws(PersistenceError) -> (
+        elements: [Element], problems: [String]
+    ) {
+        do throws(PersistenceError) {
+            return try made(creating: creating)
+        } catch .unwritable(let path, let reason) {
+            // Nothing was saved: the list could not be read.
+            throw .unreadable(path: path, reason: reason)
+        }
+    }
+
+    private func made(creating: Bool) throws(PersistenceError) -> (
+        elements: [Element], problems: [String]
+    ) {
+        try withConnection { connection in
+            try connection.transaction {
+                // One client makes the shared function and tables at a time.
+                try connection.run("SELECT pg_advisory_xact_lock(7270201)")
+                try connection.run(TableSchema.lists)
+                try connection.run(TableSchema.tracking)
+                let registered = try connection.run(
+                    "SELECT kind, version FROM mvclayers_lists WHERE list = $1", [location.table])
+                let exists =
+                    try connection.run("SELECT to_regclass($1)", [table]).first?.first ?? nil
+                if let row = registered.first {
+                    try check(kind: row[0], version: Int(row[1] ?? "") ?? 0, tableExists: exists != nil)
+                    for field in Element.fields {
+                        try connection.run(
+                            "ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(PostgresLocation.quoted(field.name)) \(TableSchema.type(of: field))"
+                        )
+                    }
+                } else {
+                    if !creating {
+                        throw PersistenceError.unreadable(
+                            path: location.description, reason: "there is no such list")
+                    }
+                    if exists != nil {
+                        throw PersistenceError.corrupt(
+                            path: location.description,
+                            reason: "a table of that name is there, not made by this program")
+                    }
+                    try connection.run(
+                        "INSERT INTO mvclayers_lists (list, kind, version) VALUES ($1, $2, $3)",
+                        [location.table, Element.databaseKind, String(TableSchema.version)])
+                    for statement in TableSchema.making(location.table, for: Element.self) {
+                        try connection.run(statement)
+                    }
+                }
+            }
+            let read = try readWhole(connection)
+            (seenChange, seenEpoch) = (read.through, read.epoch)
+            return (read.elements, read.problems)
+        }
+    }
+
+    private func check(kind: String?, version: Int, tableExists: Bool) throws(PersistenceError) {
+        if kind != Element.databaseKind {
+            throw .corrupt(
+                path: location.description,
+                reason: "it holds \(kind ?? "nothing known"), not \(Element.databaseKind)")
+        }
+        if version > TableSchema.version {
+            throw .newerVersion(
+                path: location.description, found: version, supported: TableSchema.version)
+        }
+        if !tableExists {
+            throw .corrupt(
+                path: location.description,
+                reason:
+                    "mvclayers_lists names it, but the table is gone; delete its row there to start again"
+            )
+        }
+    }
+
+    /// The whole list, in one snapshot with the counter it is at.
+    private func readWhole(_ connection: PostgresConnection) throws -> (
+        elements: [Element], problems: [String], through: Int64, epoch: String
+    ) {
+        try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            let (through, _, epoch) = try counter(connection)
+            let rows = try connection.run(
+                "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id")
+            let fields = ContiguousArray(Element.fields)
+            var elements: [Element] = []
+            elements.reserveCapacity(rows.count)
+            var problems: [String] = []
+            for row in rows {
+                switch decode(row, fields: fields) {
+                case .success(let element): elements.append(element)
+                case .failure(let problem): problems.append(problem.text)
+                }
+            }
+            return (elements, problems, through, epoch)
+        }
+    }
+
+    struct Problem: Error { var text: String }
+
+    func decode(
+        _ row: [String?], fields: ContiguousArray<ElementField<Element>>
+    ) -> Result<Element, Problem> {
+        var problem: String?
+        let texts = Array(row.dropFirst())
+        guard
+            let element = Element.decoded(
+                key: row[0] ?? "", texts: texts, from: 0, fields: fields, problem: &problem)
+        else { return .failure(Problem(text: problem ?? "it cannot be read")) }
+        return .success(element)
+    }
+
+    /// The list's counter, how far tombstones were pruned, and its epoch.
+    private func counter(_ connection: PostgresConnection) throws -> (Int64, Int64, String) {
+        guard
+            let row = try connection.run(
+                "SELECT last_change, pruned, epoch FROM mvclayers_lists WHERE list = $1",
+                [location.table]
+            ).first,
+            let last = Int64(row[0] ?? ""), let pruned = Int64(row[1] ?? ""), let epoch = row[2]
+        else {
+            throw PersistenceError.corrupt(
+                path: location.description, reason: "its row in mvclayers_lists is gone")
+        }
+        return (last, pruned, epoch)
+    }
+
+    /// What other clients committed after the last change the store has; `nil` if nothing.
+    func look() -> Result<TableChanges<Element>?, PersistenceError> {
+        let seen = seenChange
+        let epoch = seenEpoch
+        do throws(PersistenceError) {
+            return .success(
+                try withConnection { connection in
+                    try changes(after: seen, epoch: epoch, connection)
+                })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func changes(after seen: Int64, epoch seenEpoch: String, _ connection: PostgresConnection)
+        throws -> TableChanges<Element>?
+    {
+        let read: TableChanges<Element>?? = try connection.transaction(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        ) {
+            let (last, pruned, epoch) = try counter(connection)
+            if epoch == seenEpoch, last == seen { return .some(nil) }
+            // Made again, fallen behind the tombstones, or the counter went back: read whole.
+            guard epoch == seenEpoch, seen >= pruned, last > seen else { return nil }
+            let fields = ContiguousArray(Element.fields)
+            let rows = try connection.run(
+                """
+                SELECT \(TableSchema.selected(Element.self, in: "c")),
+                    (SELECT json_agg(b.id) FROM (SELECT id FROM \(table) WHERE (rank, id) < (c.rank, c.id)
+                        ORDER BY rank DESC, id DESC LIMIT 4) b)
+                FROM \(table) c WHERE c.row_change > $1 ORDER BY c.rank, c.id LIMIT $2
+                """, [String(seen), String(Self.wholeReadThreshold + 1)])
+            if rows.count > Self.wholeReadThreshold { return nil }
+            var changes = TableChanges<Element>(through: last, epoch: epoch)
+            for row in rows {
+                let before = row.last.flatMap { $0 }.flatMap {
+                    try? JSONDecoder().decode([String].self, from: Data($0.utf8))
+                }
+                let predecessors = (before ?? []).compactMap { Element.id(stored: $0) }
+                switch decode(Array(row.dropLast()), fields: fields) {
+                case .success(let element): changes.rows.append((element, nil, predecessors))
+                case .failure(let problem): changes.rows.append((nil, problem.text, predecessors))
+                }
+            }
+            changes.deleted = try connection.run(
+                "SELECT id FROM \(PostgresLocation.quoted(location.table + "_tombstones")) WHERE row_change > $1",
+                [String(seen)]
+            ).compactMap { $0[0].flatMap { Element.id(stored: $0) } }
+            return .some(changes)
+        }
+        if let read { return read }
+        let whole = try readWhole(connection)
+        var changes = TableChanges<Element>(through: whole.through, epoch: whole.epoch)
+        changes.whole = (whole.elements, whole.problems)
+        return changes
+    }
+
+    /// The store took in every change up to `through`.
+    func tookIn(through: Int64, epoch: String) {
+        (seenChange, seenEpoch) = (through, epoch)
+    }
+
+    /// Lets go of the connection.
+    func close() { connection = nil }
+}

@@ -1,0 +1,147 @@
+import CPostgres
+import Foundation
+
+/// Why a call to the server failed: it could not be reached (a later try may work), or it
+/// answered with an error.
+struct PostgresFailure: Error, Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// No connection, a lost one, or a server starting up or shutting down.
+        case unreachable
+        /// The server answered, and refused: a password, a database, a permission, a statement.
+        case refused
+    }
+
+    var kind: Kind
+    /// libpq's message, on one line (it names no password: libpq never prints one).
+    var message: String
+    /// The SQLSTATE of a refused statement.
+    var state: String?
+
+    /// Another connection held a lock this statement waited for, or the two deadlocked: the
+    /// write is tried again.
+    var isConflict: Bool { ["40001", "40P01", "23505", "55P03"].contains(state ?? "") }
+}
+
+/// One libpq connection, used by one actor at a time: statements with every value a bound
+/// parameter, results read as text.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+
+    /// Connects with `settings` (a `postgres://` URL, or libpq's `key=value` words), completed by
+    /// libpq's own sources: the `PG*` variables, `.pgpass`, `sslmode`.
+    init(settings: String) throws(PostgresFailure) {
+        guard let handle = PQconnectdb(settings) else {
+            throw PostgresFailure(kind: .unreachable, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(of: handle)
+            PQfinish(handle)
+            throw PostgresFailure(kind: Self.kind(ofConnectionFailure: message), message: message)
+        }
+        self.handle = handle
+        // Notices (a table already there, say) are the server's chatter, not the user's business.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection was lost (a later statement would fail at once).
+    var isLost: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// The socket to wait on for notifications.
+    var socket: Int32 { PQsocket(handle) }
+
+    /// Runs `sql` with `parameters` bound to `$1`, `$2`… (`nil` is SQL's NULL), and returns the
+    /// rows it gives, each column as text (`nil`: NULL).
+    @discardableResult
+    func run(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure) -> [[String?]] {
+        let copies = parameters.map { $0.flatMap { strdup($0) } }
+        defer { for copy in copies { free(copy) } }
+        let values = copies.map { UnsafePointer($0) }
+        let result = values.withUnsafeBufferPointer {
+            PQexecParams(handle, sql, Int32(parameters.count), nil, $0.baseAddress, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK: return []
+        case PGRES_TUPLES_OK: return Self.rows(of: result)
+        default: throw failure(of: result)
+        }
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    func transaction<Value>(
+        _ begin: String = "BEGIN", _ body: () throws -> Value
+    ) throws -> Value {
+        try run(begin)
+        do {
+            let value = try body()
+            try run("COMMIT")
+            return value
+        } catch {
+            if !isLost { _ = try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// How many notifications arrived since the last call (reading what the socket holds).
+    func notifications() throws(PostgresFailure) -> Int {
+        guard PQconsumeInput(handle) == 1 else {
+            throw PostgresFailure(kind: .unreachable, message: Self.message(of: handle))
+        }
+        var count = 0
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            count += 1
+        }
+        return count
+    }
+
+    private static func rows(of result: OpaquePointer?) -> [[String?]] {
+        let count = PQntuples(result)
+        let columns = PQnfields(result)
+        var rows: [[String?]] = []
+        rows.reserveCapacity(Int(count))
+        for row in 0..<count {
+            rows.append(
+                (0..<columns).map { column in
+                    PQgetisnull(result, row, column) == 1
+                        ? nil : String(cString: PQgetvalue(result, row, column))
+                })
+        }
+        return rows
+    }
+
+    private func failure(of result: OpaquePointer?) -> PostgresFailure {
+        if isLost { return PostgresFailure(kind: .unreachable, message: Self.message(of: handle)) }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let text = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+        // 57P01-03: the server is shutting down or cannot take connections now.
+        let kind: PostgresFailure.Kind =
+            state?.hasPrefix("57P") == true || state?.hasPrefix("08") == true
+            ? .unreachable : .refused
+        return PostgresFailure(kind: kind, message: Self.oneLine(text), state: state)
+    }
+
+    private static func message(of handle: OpaquePointer) -> String {
+        oneLine(PQerrorMessage(handle).map { String(cString: $0) } ?? "")
+    }
+
+    /// A failed connection is refused if the server answered (a `FATAL` message: a password, a
+    /// role, a database), unless it said it is starting up or shutting down.
+    private static func kind(ofConnectionFailure message: String) -> PostgresFailure.Kind {
+        let passing = ["starting up", "shutting down", "in recovery", "too many clients"]
+        guard message.contains("FATAL"), !passing.contains(where: message.contains) else {
+            return .unreachable
+        }
+        return .refused
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let message = lines.filter { !$0.isEmpty }.joined(separator: "; ")
+        return message.isEmpty ? "no reason given" : message
+    }
+}

@@ -1,0 +1,62 @@
+import CPostgres
+import Foundation
+import Synchronization
+
+/// Listens for a list's notifications (`LISTEN "mvclayers.<table>"`) on a connection of its own,
+/// on a thread of its own, and calls `heard` for each batch; and once each time it (re)connects,
+/// since notifications sent while it was not listening are lost: the look that follows reads
+/// everything changed since the last change the store has, so nothing missed stays missed.
+///
+/// A lost connection is made again with backoff (50 ms doubling to 2 s) until ``stop()``.
+final class TableListener: Sendable {
+    private let location: PostgresLocation
+    private let heard: @Sendable () -> Void
+    private let stopped = Atomic(false)
+
+    init(location: PostgresLocation, heard: @escaping @Sendable () -> Void) {
+        self.location = location
+        self.heard = heard
+    }
+
+    /// Starts listening; call ``stop()`` to end (the thread ends within a fifth of a second).
+    func start() {
+        let thread = Thread { [self] in listen() }
+        thread.name = "MVCPostgresStore listener"
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    private func listen() {
+        var backoff = 0.05
+        while !isStopped {
+            guard let connection = try? PostgresConnection(settings: location.settings),
+                (try? connection.run("LISTEN \(PostgresLocation.quoted("mvclayers." + location.table))"))
+                    != nil
+            else {
+                Thread.sleep(forTimeInterval: backoff)
+                backoff = min(backoff * 2, 2)
+                continue
+            }
+            backoff = 0.05
+            heard()
+            wait(on: connection)
+        }
+    }
+
+    /// Waits for notifications until the connection is lost or listening stops.
+    private func wait(on connection: PostgresConnection) {
+        while !isStopped {
+            var socket = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&socket, 1, 200)
+            if ready < 0, errno != EINTR { return }
+            if ready > 0 {
+                guard let count = try? connection.notifications() else { return }
+                if count > 0 { heard() }
+            }
+            if connection.isLost { return }
+        }
+    }
+}
