@@ -98,14 +98,17 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCModel", "MVCObservation",
-                "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive", "other-process",
+                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCPostgresStore", "MVCModel",
+                "MVCObservation", "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive",
+                "other-process",
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "other-process",
-            dependencies: ["MVCStore", "MVCSQLiteStore", "MVCModel", "MVCPersistence"],
+            dependencies: [
+                "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel", "MVCPersistence",
+            ],
             path: "Tests/OtherProcess",
             swiftSettings: strictSettings
         ),

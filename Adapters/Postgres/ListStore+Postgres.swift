@@ -18,15 +18,17 @@ extension ListStore where Element: RowListElement {
     ///   kind of list; nothing is written to it.
     public static func openTable(
         at location: PostgresLocation, listening: Bool = true, tracer: HopTracer = .disabled
-    ) async throws(PersistenceError) -> (store: ListStore, persistence: PostgresPersistence<Element>)
-    {
+    ) async throws(PersistenceError) -> (
+        store: ListStore, persistence: PostgresPersistence<Element>
+    ) {
         let table = ListTable<Element>(location: location)
         let (elements, problems) = try await table.open()
         if let first = problems.first {
             await table.close()
             throw .brokenRule(
                 path: location.description,
-                reason: "\(first)\(problems.count > 1 ? " (and \(problems.count - 1) more rows)" : "")")
+                reason:
+                    "\(first)\(problems.count > 1 ? " (and \(problems.count - 1) more rows)" : "")")
         }
         let persistence = PostgresPersistence(table: table, tracer: tracer)
         let store = ListStore(elements, persistence: persistence, tracer: tracer)
@@ -54,7 +56,9 @@ public enum PostgresListTable<Element: RowListElement> {
         }
         await table.close()
         let (elements, problems) = try opened.get()
-        if let first = problems.first { throw .brokenRule(path: location.description, reason: first) }
+        if let first = problems.first {
+            throw .brokenRule(path: location.description, reason: first)
+        }
         return elements
     }
 
@@ -62,9 +66,9 @@ public enum PostgresListTable<Element: RowListElement> {
     ///
     /// - Throws: `PersistenceError.unwritable` if a list or table of that name is already there
     ///   (it is never replaced), or the server cannot be reached or refuses.
-    public static func write(_ elements: [Element], to location: PostgresLocation) async throws(
-        PersistenceError
-    ) {
+    public static func write(_ elements: [Element], to location: PostgresLocation)
+        async throws(PersistenceError)
+    {
         let table = ListTable<Element>(location: location)
         try await table.create(elements)
         await table.close()

@@ -4,10 +4,12 @@ import MVCStore
 
 /// Writing: one edit a transaction, and whole new lists.
 extension ListTable {
-    /// Writes one edit in a transaction of its own, merged with the stored row by the rule every
-    /// adapter asks (``/MVCStore/ElementMerge``); returns what to tell of another client's edits
-    /// it met, and whether the row now differs from the edit's (then the store takes the row in
-    /// at the next look). Acknowledged only once the transaction committed.
+    /// Writes one edit in a transaction of its own, acknowledged only once it committed.
+    ///
+    /// The edit is merged with the stored row by the rule every adapter asks
+    /// (``/MVCStore/ElementMerge``). Returns what to tell of another client's edits it met, and
+    /// whether the row now differs from the edit's (then the store takes the row in at the next
+    /// look).
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
         notices: [String], differs: Bool
     ) {
@@ -66,7 +68,10 @@ extension ListTable {
         // A row that cannot be read (skipped and told at its look) counts as untouched.
         let theirs = stored == nil ? nil : storedElement ?? write.base ?? write.ours
         let outcome = ElementMerge.resolve(base: write.base, ours: write.ours, theirs: theirs)
-        let place = { try self.rank(placing: key, after: write.predecessor, before: write.successor, connection) }
+        let place = {
+            try self.rank(
+                placing: key, after: write.predecessor, before: write.successor, connection)
+        }
         switch (outcome.element, stored != nil) {
         case (nil, false): break
         case (nil, true):
@@ -106,7 +111,9 @@ extension ListTable {
         placing key: String, after predecessor: Element.ID?, before successor: Element.ID?,
         _ connection: PostgresConnection
     ) throws -> Int64 {
-        let (after, before) = (predecessor.map(Element.storedText), successor.map(Element.storedText))
+        let (after, before) = (
+            predecessor.map(Element.storedText), successor.map(Element.storedText)
+        )
         let rankOf = "SELECT rank FROM \(table) WHERE id = $1"
         for _ in 0..<2 {
             let found: Int64??
@@ -159,7 +166,8 @@ extension ListTable {
                 if taken {
                     throw PersistenceError.unwritable(
                         path: location.description,
-                        reason: "a list or table of that name is already there; it was left as it is")
+                        reason:
+                            "a list or table of that name is already there; it was left as it is")
                 }
                 try connection.run(
                     "INSERT INTO mvclayers_lists (list, kind, version) VALUES ($1, $2, $3)",

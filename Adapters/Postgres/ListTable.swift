@@ -110,7 +110,8 @@ actor ListTable<Element: RowListElement> {
                 let exists =
                     try connection.run("SELECT to_regclass($1)", [table]).first?.first ?? nil
                 if let row = registered.first {
-                    try check(kind: row[0], version: Int(row[1] ?? "") ?? 0, tableExists: exists != nil)
+                    try check(
+                        kind: row[0], version: Int(row[1] ?? "") ?? 0, tableExists: exists != nil)
                     for field in Element.fields {
                         try connection.run(
                             "ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(PostgresLocation.quoted(field.name)) \(TableSchema.type(of: field))"
@@ -224,7 +225,9 @@ actor ListTable<Element: RowListElement> {
         }
     }
 
-    private func changes(after seen: Int64, epoch seenEpoch: String, _ connection: PostgresConnection)
+    private func changes(
+        after seen: Int64, epoch seenEpoch: String, _ connection: PostgresConnection
+    )
         throws -> TableChanges<Element>?
     {
         let read: TableChanges<Element>?? = try connection.transaction(

@@ -31,7 +31,8 @@ final class PostgresConnection {
     /// libpq's own sources: the `PG*` variables, `.pgpass`, `sslmode`.
     init(settings: String) throws(PostgresFailure) {
         guard let handle = PQconnectdb(settings) else {
-            throw PostgresFailure(kind: .unreachable, message: "libpq could not allocate a connection")
+            throw PostgresFailure(
+                kind: .unreachable, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(of: handle)

@@ -33,7 +33,8 @@ final class TableListener: Sendable {
         var backoff = 0.05
         while !isStopped {
             guard let connection = try? PostgresConnection(settings: location.settings),
-                (try? connection.run("LISTEN \(PostgresLocation.quoted("mvclayers." + location.table))"))
+                (try? connection.run(
+                    "LISTEN \(PostgresLocation.quoted("mvclayers." + location.table))"))
                     != nil
             else {
                 Thread.sleep(forTimeInterval: backoff)

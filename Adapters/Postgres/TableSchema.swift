@@ -67,8 +67,7 @@ enum TableSchema {
         """
 
     /// The statements that make `table` for `Element`.
-    static func making<Element: RowListElement>(_ table: String, for _: Element.Type) -> [String]
-    {
+    static func making<Element: RowListElement>(_ table: String, for _: Element.Type) -> [String] {
         let quoted = PostgresLocation.quoted(table)
         let columns = Element.fields.map { "\(PostgresLocation.quoted($0.name)) \(type(of: $0))" }
         return [

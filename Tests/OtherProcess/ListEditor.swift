@@ -3,12 +3,14 @@
 import Foundation
 import MVCModel
 import MVCPersistence
+import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 
 /// Edits the list at `url` as standard input says, one command a line, then exits.
 ///
-/// The list is an SQLite database for `.sqlite`, else a JSON document saved `delay` after an
+/// The list is a PostgreSQL table for a `postgres://` URL, an SQLite database for `.sqlite`, else
+/// a JSON document saved `delay` after an
 /// edit, opened as a program would, looking for other processes' saves every `watch` (never, if
 /// `nil`); `open` is printed once it is. Each command prints one line: `ok` (and the new id, for
 /// `add`), the list as JSON for `list`, or `error: …`.
@@ -25,7 +27,11 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
     let close: () async throws -> Void
     let store: AttractionStore
     do {
-        if url.pathExtension == "sqlite" {
+        if !url.isFileURL {
+            let (opened, persistence) = try await AttractionStore.openTable(
+                at: PostgresLocation(url.absoluteString), listening: watch != nil)
+            (store, flush, close) = (opened, persistence.flush, { try await persistence.close() })
+        } else if url.pathExtension == "sqlite" {
             // "Never" is an hour: a poller that never wakes keeps its weak reference to the
             // persistence, whose table LeakSanitizer would otherwise report at exit.
             let (opened, persistence) = try await AttractionStore.openDatabase(

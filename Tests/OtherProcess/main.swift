@@ -9,9 +9,10 @@
 //     (n % 50) + 1 attractions, all named "state n", so a reader can tell a whole document from a
 //     mix of two.
 // other-process --sqlite <file> <first edit number>
-//     Adds attractions named "edit n" to the SQLite database <file>, one edit at a time, and
-//     prints "saved n" once the persistence says edit n is on disk: every edit it printed must
-//     survive a SIGKILL.
+// other-process --postgres <postgres:// URL#table> <first edit number>
+//     Adds attractions named "edit n" to the SQLite database <file> (or the PostgreSQL table),
+//     one edit at a time, and prints "saved n" once the persistence says edit n is on disk (or
+//     committed): every edit it printed must survive a SIGKILL.
 // other-process --ids-without-descriptors
 //     Opens /dev/null until no file descriptor is left, then prints two new attraction ids, one a
 //     line: each must be random, though nothing more can be opened.
@@ -24,6 +25,7 @@
 import Foundation
 import MVCModel
 import MVCPersistence
+import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 
@@ -32,6 +34,7 @@ let usage = """
     USAGE: other-process --edit <file> [<save delay ms> <watch interval ms>]
            other-process <file> <first state number>
            other-process --sqlite <file> <first edit number>
+           other-process --postgres <postgres:// URL#table> <first edit number>
            other-process --saves-beside-locks <folder> <count>
            other-process --ids-without-descriptors
 
@@ -43,8 +46,12 @@ let usage = """
 if arguments.count == 2 || arguments.count == 4, arguments[0] == "--edit" {
     let numbers = arguments.dropFirst(2).compactMap { Int($0) }
     let (delay, watch) = numbers.count == 2 ? (numbers[0], numbers[1]) : (20, 100)
+    // A server's list is named by its URL, a file's by its path.
+    let url =
+        PostgresLocation.names(arguments[1])
+        ? URL(string: arguments[1]) : URL(fileURLWithPath: arguments[1])
     await editList(
-        at: URL(fileURLWithPath: arguments[1]), delay: .milliseconds(delay),
+        at: url ?? URL(fileURLWithPath: arguments[1]), delay: .milliseconds(delay),
         watch: watch > 0 ? .milliseconds(watch) : nil)
 }
 
@@ -89,15 +96,25 @@ if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int
     }
 }
 
-if arguments.count == 3, arguments[0] == "--sqlite", let first = Int(arguments[2]) {
-    let url = URL(fileURLWithPath: arguments[1])
+if arguments.count == 3, ["--sqlite", "--postgres"].contains(arguments[0]),
+    let first = Int(arguments[2])
+{
     do throws(PersistenceError) {
-        let (store, persistence) = try await AttractionStore.openDatabase(
-            at: url, pollInterval: nil)
+        let store: AttractionStore
+        let flush: () async throws(PersistenceError) -> Void
+        if arguments[0] == "--sqlite" {
+            let (opened, persistence) = try await AttractionStore.openDatabase(
+                at: URL(fileURLWithPath: arguments[1]), pollInterval: nil)
+            (store, flush) = (opened, persistence.flush)
+        } else {
+            let (opened, persistence) = try await AttractionStore.openTable(
+                at: PostgresLocation(arguments[1]), listening: false)
+            (store, flush) = (opened, persistence.flush)
+        }
         var edit = first
         while true {
             try? store.add(Attraction(name: "edit \(edit)"))
-            try await persistence.flush()
+            try await flush()
             // Written at once, not buffered: a line is a promise the edit is on disk.
             FileHandle.standardOutput.write(Data("saved \(edit)\n".utf8))
             edit += 1

@@ -2,6 +2,7 @@ import Foundation
 import MVCModel
 import MVCObservation
 import MVCPersistence
+import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 import Testing
@@ -11,16 +12,30 @@ import Testing
 enum ListFormat: CaseIterable, Sendable, CustomTestStringConvertible {
     case document
     case database
+    /// A PostgreSQL table: only where a server is configured (see `PostgresTestServer`).
+    case server
+
+    /// The formats on this machine's disk.
+    static let allCases: [ListFormat] = [.document, .database]
+    /// Every adapter's format that can be run here: the server's too, where one is configured.
+    static var shared: [ListFormat] { allCases + (PostgresTestServer.url == nil ? [] : [.server]) }
 
     var testDescription: String {
         switch self {
         case .document: "JSON document"
         case .database: "SQLite database"
+        case .server: "PostgreSQL table"
         }
     }
 
+    /// A new list's file in `folder`; for the server, a new table's URL (named for the folder,
+    /// which is new too).
     func file(in folder: TemporaryFolder) -> URL {
-        folder.file(self == .document ? "attractions.json" : "attractions.sqlite")
+        switch self {
+        case .document: folder.file("attractions.json")
+        case .database: folder.file("attractions.sqlite")
+        case .server: PostgresTestServer.newTable()
+        }
     }
 
     /// Opens the list at `url` as a program would: following other processes' saves from the
@@ -35,6 +50,12 @@ enum ListFormat: CaseIterable, Sendable, CustomTestStringConvertible {
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
                 at: url, pollInterval: interval)
+            return OpenList(
+                store: store, flush: { try await persistence.flush() },
+                close: { try await persistence.close() })
+        case .server:
+            let (store, persistence) = try await AttractionStore.openTable(
+                at: PostgresLocation(url.absoluteString))
             return OpenList(
                 store: store, flush: { try await persistence.flush() },
                 close: { try await persistence.close() })
@@ -240,6 +261,7 @@ struct BothFormatsTests {
             try Data(text.replacingOccurrences(of: "\"Orsay\"", with: "\"\"").utf8).write(to: url)
         case .database:
             try RawSQLite(url).execute("UPDATE elements SET name = '' WHERE name = 'Orsay'")
+        case .server: Issue.record("a file's case only")
         }
         let bytes = try Data(contentsOf: url)
 

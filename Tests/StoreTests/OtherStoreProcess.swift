@@ -24,7 +24,8 @@ final class OtherStoreProcess {
             "\(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)"
         }
         process.arguments = [
-            "--edit", url.path, milliseconds(saveDelay), watch.map(milliseconds) ?? "0",
+            "--edit", url.isFileURL ? url.path : url.absoluteString, milliseconds(saveDelay),
+            watch.map(milliseconds) ?? "0",
         ]
         let inputPipe = Pipe()
         let outputPipe = Pipe()

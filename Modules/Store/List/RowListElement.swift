@@ -106,9 +106,10 @@ package struct RowWrite<Element: ListElement>: Sendable {
     }
 }
 
-/// Where rows stand in a list: each row's rank, an integer, ordered; new ranks are spaced `gap`
-/// apart so that an insert or a move writes one row. The one rule of order every database
-/// adapter asks.
+/// Where rows stand in a list: the one rule of order every database adapter asks.
+///
+/// Each row has a rank, an integer; rows are in rank order, and new ranks are spaced `gap` apart
+/// so that an insert or a move writes one row.
 package enum RowRank {
     /// The distance between ranks a list is numbered with.
     package static var gap: Int64 { 1 << 32 }

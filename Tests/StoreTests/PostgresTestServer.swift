@@ -1,0 +1,72 @@
+import Foundation
+
+@testable import MVCPostgresStore
+
+/// The PostgreSQL server the PostgreSQL cases run against.
+///
+/// Its `postgres://` URL is in `MVCLAYERS_POSTGRES`; without one those cases are skipped, and
+/// say how to run them.
+enum PostgresTestServer {
+    static let url: String? = ProcessInfo.processInfo.environment["MVCLAYERS_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// A new table's location on the server (`t_` and random hex: no two tests share one).
+    static func newTable() -> URL {
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let text = "\(url ?? "postgres://localhost/none")#\(name.prefix(34))"
+        return URL(string: text) ?? URL(fileURLWithPath: "/nonexistent")
+    }
+
+    /// The table's location for the adapter.
+    static func location(_ url: URL) throws -> PostgresLocation {
+        try PostgresLocation(url.absoluteString)
+    }
+
+    /// Runs `sql` on a connection of its own, as another program on the server would.
+    @discardableResult
+    static func run(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        let connection = try PostgresConnection(settings: url ?? "")
+        return try connection.run(sql, parameters)
+    }
+
+    /// Runs `Scripts/postgres-server.sh <command>` with `environment` added.
+    static func control(_ command: String, environment: [String: String] = [:]) throws {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Scripts/postgres-server.sh")
+        // `system`, not `Process`: a `Process` that starts a server has been seen never to be
+        // told that it ended.
+        let settings = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let status = system("\(settings) '\(script.path)' \(command) >/dev/null")
+        guard status == 0 else {
+            throw OtherProgramFailure(
+                description: "postgres-server.sh \(command) exited with \(status)")
+        }
+    }
+}
+
+/// A server of a test's own, made by `Scripts/postgres-server.sh` in a folder and on a port of
+/// its own, for a test that stops it: the shared server's other clients are left alone.
+final class PrivateServer {
+    private let environment: [String: String]
+    /// A new table's location on this server.
+    let table: URL
+
+    init() throws {
+        let port = Int.random(in: 56_000..<60_000)
+        environment = [
+            "MVCLAYERS_POSTGRES_FOLDER": "/tmp/mvclayers-postgres-\(port)",
+            "MVCLAYERS_POSTGRES_PORT": String(port),
+        ]
+        table =
+            URL(string: "postgres://mvclayers:mvclayers@127.0.0.1:\(port)/mvclayers#attractions")
+            ?? URL(fileURLWithPath: "/nonexistent")
+        try PostgresTestServer.control("start", environment: environment)
+    }
+
+    func stop() throws { try PostgresTestServer.control("stop", environment: environment) }
+    func start() throws { try PostgresTestServer.control("start", environment: environment) }
+
+    deinit { try? PostgresTestServer.control("remove", environment: environment) }
+}
