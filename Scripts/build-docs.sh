@@ -30,7 +30,7 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCStore MVCPersistence MVCSQLiteStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
+modules=(MVCTracing MVCObservation MVCModel MVCStore MVCPersistence MVCSQLiteStore MVCPostgresStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every module of the layer line; the adapters
@@ -38,7 +38,7 @@ mkdir -p "$graphs"
 # each is built too. Together they emit every module's symbol graph. The graphs stay in the
 # scratch folder, so an incremental build that recompiles nothing still finds them.
 for target in MVCPresenterTesting MVCObservationBridge MVCPersistence MVCSQLiteStore \
-    MVCAvatarServiceLive; do
+    MVCPostgresStore MVCAvatarServiceLive; do
     swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 done

@@ -6,7 +6,7 @@ struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
         "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore",
-        "MVCSQLiteStore", "MVCAvatarServiceLive",
+        "MVCSQLiteStore", "MVCPostgresStore", "MVCAvatarServiceLive",
         "MVCDelegates",
         "MVCPresenter", "MVCPresenterTesting", "MVCObservationBridge",
     ]
@@ -251,22 +251,26 @@ struct DocumentationTests {
         var to: String
     }
 
-    /// The edges of a `graph` diagram, with node ids replaced by their labels (`Model[MVCModel]`).
+    /// The edges of a `graph` diagram, with node ids replaced by their labels (`Model[MVCModel]`);
+    /// `A --> B & C` is two edges.
     static func edges(inMermaid diagram: String) -> [Edge] {
         var labels: [String: String] = [:]
         var edges: [(String, String)] = []
+        let id = { (part: String) -> String in
+            let node = part.trimmingCharacters(in: .whitespaces)
+            guard let open = node.firstIndex(of: "[") else { return node }
+            let id = String(node[..<open])
+            labels[id] = node[node.index(after: open)...].trimmingCharacters(
+                in: CharacterSet(charactersIn: "]\""))
+            return id
+        }
         for line in diagram.split(separator: "\n") {
             let parts = line.components(separatedBy: "-->")
             guard parts.count == 2 else { continue }
-            let ends = parts.map { part -> String in
-                let node = part.trimmingCharacters(in: .whitespaces)
-                guard let open = node.firstIndex(of: "[") else { return node }
-                let id = String(node[..<open])
-                labels[id] = node[node.index(after: open)...].trimmingCharacters(
-                    in: CharacterSet(charactersIn: "]\""))
-                return id
+            let from = id(parts[0])
+            for target in parts[1].components(separatedBy: " & ") {
+                edges.append((from, id(target)))
             }
-            edges.append((ends[0], ends[1]))
         }
         return edges.map { Edge(from: labels[$0.0] ?? $0.0, to: labels[$0.1] ?? $0.1) }
     }

@@ -33,6 +33,11 @@ enum LayerRules {
         "MVCSQLiteStore": .adapter(mayImport: [
             "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
         ]),
+        // libpq, PostgreSQL's C client, a system library: it imports nothing of the project's.
+        "CPostgres": .systemLibrary,
+        "MVCPostgresStore": .adapter(mayImport: [
+            "CPostgres", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+        ]),
         "MVCAvatarServiceLive": .adapter(mayImport: ["MVCStore", "MVCModel"]),
         "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),
         "MVCPresenter": .layer(mayImport: [

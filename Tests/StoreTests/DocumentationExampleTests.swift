@@ -3,6 +3,7 @@ import MVCAvatarServiceLive
 import MVCModel
 import MVCObservation
 import MVCPersistence
+import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 import Testing
@@ -87,6 +88,31 @@ struct StoreDocumentationExampleTests {
         let kept = try await SQLiteListFile<Attraction>.read(from: url)
         // kept.map(\.name) == ["Orsay", "Louvre"]
         // END MVCSQLiteStore example
+
+        #expect(kept.map(\.name) == ["Orsay", "Louvre"])
+    }
+
+    @Test(
+        "the MVCPostgresStore overview example keeps a list in a table, in order",
+        .enabled(if: PostgresTestServer.url != nil, "no server: see PostgresFaultTests"))
+    @MainActor
+    func tableExample() async throws {
+        let server = try #require(PostgresTestServer.url)
+        _ = try? PostgresTestServer.run("DROP TABLE IF EXISTS attractions_example")
+        _ = try? PostgresTestServer.run("DROP TABLE IF EXISTS attractions_example_tombstones")
+        _ = try? PostgresTestServer.run(
+            "DELETE FROM mvclayers_lists WHERE list = 'attractions_example'")
+
+        // BEGIN MVCPostgresStore example
+        let location = try PostgresLocation("\(server)#attractions_example")
+        let (store, persistence) = try await AttractionStore.openTable(at: location)
+        try store.add(Attraction(name: "Louvre"))
+        try store.add(Attraction(name: "Orsay"))
+        try store.move(from: 1, to: 0)
+        try await persistence.close()
+        let kept = try await PostgresListTable<Attraction>.read(from: location)
+        // kept.map(\.name) == ["Orsay", "Louvre"]
+        // END MVCPostgresStore example
 
         #expect(kept.map(\.name) == ["Orsay", "Louvre"])
     }
