@@ -106,7 +106,7 @@ extension ListTable {
 
     /// The rank that puts the row `key` right after `predecessor` (or right before `successor`,
     /// if the predecessor is gone; at the front if it had none; at the end if both are gone),
-    /// renumbering the list once if its neighbours have no room (``/MVCStore/RowRank``).
+    /// renumbering the list once if its neighbours have no room (`RowRank`).
     private func rank(
         placing key: String, after predecessor: Element.ID?, before successor: Element.ID?,
         _ connection: PostgresConnection

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import MVCStore
 
 /// Where a list is kept on a PostgreSQL server: the connection settings and the table.

@@ -6,7 +6,7 @@ import MVCTracing
 
 /// Keeps a store's list in a PostgreSQL table (the ``/MVCStore/ListPersistence`` port).
 ///
-/// One worker (the same ``/MVCStore/WorkerState`` the SQLite adapter asks) writes each edit in a
+/// One worker (the same `WorkerState` the SQLite adapter asks) writes each edit in a
 /// transaction of its own, in order, merged with the stored row by ``/MVCStore/ElementMerge``;
 /// an edit counts as saved once its transaction committed. Other clients' commits arrive as
 /// notifications on a connection of its own, and each is taken in by reading only the rows
