@@ -6,8 +6,9 @@ private let postgresServer = ProcessInfo.processInfo.environment["MVCLAYERS_POST
     $0.isEmpty ? nil : $0
 }
 
-/// The attractions sample on a PostgreSQL server, as two people on two machines would use it: two
-/// samples connected over TCP to one server. Runs where `MVCLAYERS_POSTGRES` names a server.
+/// The attractions sample on a PostgreSQL server, as two people on two machines would use it.
+///
+/// Two samples connected over TCP to one server; runs where `MVCLAYERS_POSTGRES` names one.
 @Suite(
     "The attractions sample on a PostgreSQL server", .samplesTakeTurns,
     .enabled(
