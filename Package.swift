@@ -301,7 +301,7 @@ let package = Package(
             dependencies: [
                 "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCSQLiteStore",
                 "MVCPresenter", "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
-                "CSQLite",
+                "CSQLite", "MVCPostgresStore", "CPostgres",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strictSettings

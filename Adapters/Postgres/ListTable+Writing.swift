@@ -104,6 +104,30 @@ extension ListTable {
                 + Element.fields.map { $0.text(in: element) })
     }
 
+    /// Inserts `elements` in list order, ranks `gap` apart, 500 rows a statement.
+    private func insertAll(_ elements: [Element], _ connection: PostgresConnection) throws {
+        let columns = ["id", "rank"] + Element.fields.map { PostgresLocation.quoted($0.name) }
+        var start = 0
+        while start < elements.count {
+            let batch = elements[start..<min(start + 500, elements.count)]
+            var values: [String?] = []
+            var rows: [String] = []
+            for (offset, element) in zip(batch.indices, batch) {
+                let first = values.count
+                values += [
+                    Element.storedText(of: element.id), String(Int64(offset + 1) * RowRank.gap),
+                ]
+                values += Element.fields.map { $0.text(in: element) }
+                rows.append(
+                    "(" + (first + 1...values.count).map { "$\($0)" }.joined(separator: ", ") + ")")
+            }
+            try connection.run(
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(rows.joined(separator: ", "))",
+                values)
+            start += batch.count
+        }
+    }
+
     /// The rank that puts the row `key` right after `predecessor` (or right before `successor`,
     /// if the predecessor is gone; at the front if it had none; at the end if both are gone),
     /// renumbering the list once if its neighbours have no room (`RowRank`).
@@ -172,12 +196,12 @@ extension ListTable {
                 try connection.run(
                     "INSERT INTO mvclayers_lists (list, kind, version) VALUES ($1, $2, $3)",
                     [location.table, Element.databaseKind, String(TableSchema.version)])
-                for statement in TableSchema.making(location.table, for: Element.self) {
-                    try connection.run(statement)
-                }
-                for (position, element) in elements.enumerated() {
-                    try insert(element, rank: Int64(position + 1) * RowRank.gap, connection)
-                }
+                // The trigger last: rows a new list starts with are no change anyone has to
+                // hear of (every client reads a new list whole), and its counter stays at 0.
+                let statements = TableSchema.making(location.table, for: Element.self)
+                for statement in statements.dropLast() { try connection.run(statement) }
+                try insertAll(elements, connection)
+                if let trigger = statements.last { try connection.run(trigger) }
             }
         }
     }

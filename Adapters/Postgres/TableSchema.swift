@@ -66,7 +66,7 @@ enum TableSchema {
         $track$
         """
 
-    /// The statements that make `table` for `Element`.
+    /// The statements that make `table` for `Element`; the last makes the trigger.
     static func making<Element: RowListElement>(_ table: String, for _: Element.Type) -> [String] {
         let quoted = PostgresLocation.quoted(table)
         let columns = Element.fields.map { "\(PostgresLocation.quoted($0.name)) \(type(of: $0))" }

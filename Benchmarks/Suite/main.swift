@@ -16,13 +16,15 @@ let usage = """
       --only SECTION   run only SECTION (repeatable): \(BenchmarkSection.allCases.map(\.rawValue).joined(separator: ", "))
       -h, --help       show this help
 
+    The server section measures the PostgreSQL adapter on the server MVCLAYERS_POSTGRES names
+    (a postgres:// URL; Scripts/postgres-server.sh starts one), and is skipped without one.
     The database section runs this program again as the other process it measures
     (--open-child PATH, --edit-child PATH); those are not for use by hand.
     """
 
 /// The groups of figures, in the order they print.
 enum BenchmarkSection: String, CaseIterable {
-    case observation, bridge, attractions, avatars, sharing, database, network
+    case observation, bridge, attractions, avatars, sharing, database, server, network
 }
 
 /// What the command line asked for, or the reason it cannot be run.
@@ -89,6 +91,7 @@ if arguments.count == 2, arguments[0] == "--open-child" {
             case .avatars: await AvatarBenchmarks.run(scale: scale, stopwatch: stopwatch)
             case .sharing: await SharingBenchmarks.run(stopwatch: stopwatch)
             case .database: await DatabaseBenchmarks.run(quick: isQuick)
+            case .server: await PostgresBenchmarks.run(quick: isQuick)
             case .network: await NetworkBenchmarks.run(quick: isQuick)
             }
         }
