@@ -202,6 +202,8 @@ extension ListTable {
                 for statement in statements.dropLast() { try connection.run(statement) }
                 try insertAll(elements, connection)
                 if let trigger = statements.last { try connection.run(trigger) }
+                // Statistics now: until autovacuum gathers them, the planner guesses.
+                try connection.run("ANALYZE \(table)")
             }
         }
     }

@@ -166,19 +166,11 @@ actor ListTable<Element: RowListElement> {
     ) {
         try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             let (through, _, epoch) = try counter(connection)
-            let rows = try connection.run(
+            let rows = try connection.keyedRows(
                 "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id")
-            let fields = ContiguousArray(Element.fields)
-            var elements: [Element] = []
-            elements.reserveCapacity(rows.count)
-            var problems: [String] = []
-            for row in rows {
-                switch decode(row, fields: fields) {
-                case .success(let element): elements.append(element)
-                case .failure(let problem): problems.append(problem.text)
-                }
-            }
-            return (elements, problems, through, epoch)
+            let (elements, problems) = Element.decodedOnEveryCore(
+                ids: rows.keys, texts: rows.values)
+            return (elements, problems.map(\.reason), through, epoch)
         }
     }
 
@@ -238,12 +230,16 @@ actor ListTable<Element: RowListElement> {
             // Made again, fallen behind the tombstones, or the counter went back: read whole.
             guard epoch == seenEpoch, seen >= pruned, last > seen else { return nil }
             let fields = ContiguousArray(Element.fields)
+            // The changed rows first, in change order: read through the change index however
+            // the planner guesses (ordered by rank, it would read every row to find a few).
             let rows = try connection.run(
                 """
+                WITH c AS MATERIALIZED (SELECT * FROM \(table) WHERE row_change > $1
+                    ORDER BY row_change LIMIT $2)
                 SELECT \(TableSchema.selected(Element.self, in: "c")),
                     (SELECT json_agg(b.id) FROM (SELECT id FROM \(table) WHERE (rank, id) < (c.rank, c.id)
                         ORDER BY rank DESC, id DESC LIMIT 4) b)
-                FROM \(table) c WHERE c.row_change > $1 ORDER BY c.rank, c.id LIMIT $2
+                FROM c ORDER BY c.rank, c.id
                 """, [String(seen), String(Self.wholeReadThreshold + 1)])
             if rows.count > Self.wholeReadThreshold { return nil }
             var changes = TableChanges<Element>(through: last, epoch: epoch)

@@ -70,6 +70,28 @@ final class PostgresConnection {
         }
     }
 
+    /// Runs `sql` and returns each row's first column, and the other columns of every row one
+    /// row after another: a whole list read without an array per row.
+    func keyedRows(_ sql: String) throws(PostgresFailure) -> (keys: [String], values: [String?]) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(of: result) }
+        let (count, columns) = (PQntuples(result), PQnfields(result))
+        var keys: [String] = []
+        keys.reserveCapacity(Int(count))
+        var values: [String?] = []
+        values.reserveCapacity(Int(count) * Int(max(columns - 1, 0)))
+        for row in 0..<count {
+            keys.append(String(cString: PQgetvalue(result, row, 0)))
+            for column in 1..<max(columns, 1) {
+                values.append(
+                    PQgetisnull(result, row, column) == 1
+                        ? nil : String(cString: PQgetvalue(result, row, column)))
+            }
+        }
+        return (keys, values)
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     func transaction<Value>(
         _ begin: String = "BEGIN", _ body: () throws -> Value

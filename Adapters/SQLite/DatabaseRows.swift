@@ -1,4 +1,3 @@
-import Dispatch
 import MVCModel
 import MVCStore
 
@@ -66,28 +65,10 @@ enum RowDecoder<Element: SQLiteListElement> {
     /// A row (from 1) that could not be read or breaks a rule, and why.
     typealias Problem = (row: Int, reason: String)
 
-    /// The elements the rows hold, decoded on every core while the calling thread (the database's
-    /// actor) waits, and the rows that could not be read or break a rule.
+    /// The elements the rows hold, decoded on every core, and the rows that could not be read
+    /// or break a rule (``/MVCStore/RowListElement``'s `decodedOnEveryCore`).
     static func decode(_ rows: StoredRows) -> (elements: [Element], problems: [Problem]) {
-        let count = rows.ids.count
-        let chunks = max(1, min(64, count / 20_000))
-        var parts = Array(repeating: ([Element](), [Problem]()), count: chunks)
-        parts.withUnsafeMutableBufferPointer { buffer in
-            // Safe: each slot is written by one thread, and read once all have finished.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                slots[chunk] = decoded(
-                    rows, (count * chunk / chunks)..<(count * (chunk + 1) / chunks))
-            }
-        }
-        var elements: [Element] = []
-        elements.reserveCapacity(count)
-        var problems: [Problem] = []
-        for part in parts {
-            elements += part.0
-            problems += part.1
-        }
-        return (elements, problems)
+        Element.decodedOnEveryCore(ids: rows.ids, texts: rows.texts, mistyped: rows.mistyped)
     }
 
     /// Each row's element, or why it cannot be taken in, in order: for the few rows a look reads.
@@ -103,26 +84,5 @@ enum RowDecoder<Element: SQLiteListElement> {
                 problem: &problem)
             return (element, element == nil ? problem ?? "it cannot be read" : nil)
         }
-    }
-
-    private static func decoded(_ rows: StoredRows, _ range: Range<Int>) -> ([Element], [Problem]) {
-        let fields = ContiguousArray(Element.fields)
-        var elements: [Element] = []
-        elements.reserveCapacity(range.count)
-        var problems: [Problem] = []
-        var problem: String?
-        for row in range {
-            if !rows.mistyped.isEmpty, let mistyped = rows.mistyped[row] {
-                problems.append((row + 1, "\(Element.noun) \(rows.ids[row]): \(mistyped)"))
-            } else if let element = Element.decoded(
-                key: rows.ids[row], texts: rows.texts, from: row * fields.count, fields: fields,
-                problem: &problem)
-            {
-                elements.append(element)
-            } else {
-                problems.append((row + 1, problem ?? "it cannot be read"))
-            }
-        }
-        return (elements, problems)
     }
 }

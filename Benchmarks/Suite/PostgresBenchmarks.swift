@@ -5,9 +5,10 @@ import MVCObservation
 import MVCPostgresStore
 import MVCStore
 
-/// The figures of issue 49: a list in a PostgreSQL table, on the server `MVCLAYERS_POSTGRES`
-/// names (none: the section says so and is skipped). Each figure beside the same work done bare
-/// through libpq on the same server, in the same run.
+/// The figures of issue 49: a list in a PostgreSQL table.
+///
+/// On the server `MVCLAYERS_POSTGRES` names (none: the section says so and is skipped); each
+/// figure beside the same work done bare through libpq on the same server, in the same run.
 @MainActor
 enum PostgresBenchmarks {
     static func run(quick: Bool) async {

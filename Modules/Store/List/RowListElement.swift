@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 public import MVCModel
 
@@ -66,6 +67,55 @@ extension RowListElement {
             return nil
         }
         return element
+    }
+}
+
+extension RowListElement {
+    /// The elements rows hold, decoded on every core while the calling thread waits, and the
+    /// rows (from 1) that could not be read or break a rule, and why.
+    ///
+    /// Row *i* is `ids[i]` and the `fields.count` texts of `texts` from `i * fields.count`;
+    /// `mistyped` names the rows a database could not even hand over as text, and why.
+    @inlinable
+    package static func decodedOnEveryCore(
+        ids: [String], texts: [String?], mistyped: [Int: String] = [:]
+    ) -> (elements: [Self], problems: [(row: Int, reason: String)]) {
+        let count = ids.count
+        let chunks = max(1, min(64, count / 20_000))
+        var parts = Array(repeating: ([Self](), [(row: Int, reason: String)]()), count: chunks)
+        parts.withUnsafeMutableBufferPointer { buffer in
+            // Safe: each slot is written by one thread, and read once all have finished.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let fields = ContiguousArray(fields)
+                let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
+                var elements: [Self] = []
+                elements.reserveCapacity(range.count)
+                var problems: [(row: Int, reason: String)] = []
+                var problem: String?
+                for row in range {
+                    if !mistyped.isEmpty, let reason = mistyped[row] {
+                        problems.append((row + 1, "\(noun) \(ids[row]): \(reason)"))
+                    } else if let element = decoded(
+                        key: ids[row], texts: texts, from: row * fields.count, fields: fields,
+                        problem: &problem)
+                    {
+                        elements.append(element)
+                    } else {
+                        problems.append((row + 1, problem ?? "it cannot be read"))
+                    }
+                }
+                slots[chunk] = (elements, problems)
+            }
+        }
+        var elements: [Self] = []
+        elements.reserveCapacity(count)
+        var problems: [(row: Int, reason: String)] = []
+        for part in parts {
+            elements += part.0
+            problems += part.1
+        }
+        return (elements, problems)
     }
 }
 
