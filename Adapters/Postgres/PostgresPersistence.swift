@@ -211,9 +211,9 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
         case .failure(let error):
             let problem = "could not read other clients' changes: \(error)"
             if state.lookFailed(problem) { store.postNotice(problem) }
-            // Tried again: the listener's next connection looks, but a look can fail alone.
+            // Tried again half a second on: a look can fail while the listener stays connected.
             try? await Task.sleep(for: .milliseconds(500))
-            if state.lookAsked() {}
+            _ = state.lookAsked()
         }
     }
 
