@@ -15,15 +15,11 @@ extension ListTable {
     ) {
         let (seen, seenEpoch) = (seenChange, seenEpoch)
         let (outcome, before, after, epoch) = try withConnection { connection in
-            try connection.transaction {
-                // Locks the list's counter until the commit: the list's writers commit one after
-                // another, each change numbered in the order it becomes visible.
-                let (before, epoch) = try lockedCounter(connection)
-                let outcome = try apply(write, connection)
-                let after = try connection.run(
-                    "SELECT last_change FROM mvclayers_lists WHERE list = $1", [location.table]
-                ).first?.first??.int64
-                return (outcome, before, after ?? before, epoch)
+            do {
+                return try written(write, connection)
+            } catch {
+                if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+                throw error
             }
         }
         // No other client committed since the store last caught up, and the row is as this
@@ -34,34 +30,51 @@ extension ListTable {
         return (outcome.notices, outcome.element != write.ours)
     }
 
-    /// The list's counter and epoch, its row locked until the transaction ends.
-    private func lockedCounter(_ connection: PostgresConnection) throws -> (Int64, String) {
-        let row = try connection.run(
-            "SELECT last_change, epoch, version FROM mvclayers_lists WHERE list = $1 FOR UPDATE",
-            [location.table]
-        ).first
-        guard let row, let last = row[0]?.int64, let epoch = row[1] else {
+    /// The write's transaction, in two round trips where the edit needs no new rank: the
+    /// counter's lock and the stored row, then the statements and the commit (libpq's pipeline).
+    private func written(_ write: RowWrite<Element>, _ connection: PostgresConnection) throws
+        -> (ElementMerge<Element>.Outcome, Int64, Int64, String)
+    {
+        let key = Element.storedText(of: write.change.element.id)
+        // Locks the list's counter until the commit: the list's writers commit one after
+        // another, each change numbered in the order it becomes visible. Every writer, this
+        // package or another program, takes it (the trigger does) before it changes a row, so
+        // the row read after it is the row as committed.
+        let opening = try connection.pipelined([
+            ("BEGIN", []),
+            (
+                "SELECT last_change, epoch, version FROM mvclayers_lists WHERE list = $1 FOR UPDATE",
+                [location.table]
+            ),
+            ("SELECT \(TableSchema.selected(Element.self)) FROM \(table) WHERE id = $1", [key]),
+        ])
+        guard let counter = opening[1].first, let before = counter[0]?.int64,
+            let epoch = counter[1]
+        else {
             throw PersistenceError.corrupt(
                 path: location.description, reason: "its row in mvclayers_lists is gone")
         }
-        if let version = row[2].flatMap({ Int($0) }), version > TableSchema.version {
+        if let version = counter[2].flatMap({ Int($0) }), version > TableSchema.version {
             throw PersistenceError.newerVersion(
                 path: location.description, found: version, supported: TableSchema.version)
         }
-        return (last, epoch)
+        let (outcome, statements) = try merged(write, stored: opening[2].first, connection)
+        let closing = try connection.pipelined(
+            statements + [
+                ("SELECT last_change FROM mvclayers_lists WHERE list = $1", [location.table]),
+                ("COMMIT", []),
+            ])
+        let after = closing[closing.count - 2].first?.first??.int64 ?? before
+        return (outcome, before, after, epoch)
     }
 
-    /// Merges the edit with the stored row and writes the result, as the SQLite adapter does: a
-    /// row another client changed keeps its edits, a result that would break the element's rules
-    /// is not written (the stored row stays, told), an insert over a row that exists merges.
-    private func apply(_ write: RowWrite<Element>, _ connection: PostgresConnection) throws
-        -> ElementMerge<Element>.Outcome
-    {
+    /// Merges the edit with the stored row, as the SQLite adapter does, and says what to write:
+    /// a row another client changed keeps its edits, a result that would break the element's
+    /// rules is not written (the stored row stays, told), an insert over a row that exists merges.
+    private func merged(
+        _ write: RowWrite<Element>, stored: [String?]?, _ connection: PostgresConnection
+    ) throws -> (ElementMerge<Element>.Outcome, [(sql: String, parameters: [String?])]) {
         let key = Element.storedText(of: write.change.element.id)
-        let stored = try connection.run(
-            "SELECT \(TableSchema.selected(Element.self)) FROM \(table) WHERE id = $1 FOR UPDATE",
-            [key]
-        ).first
         let storedElement = stored.flatMap {
             try? decode($0, fields: ContiguousArray(Element.fields)).get()
         }
@@ -72,36 +85,43 @@ extension ListTable {
             try self.rank(
                 placing: key, after: write.predecessor, before: write.successor, connection)
         }
+        var statements: [(sql: String, parameters: [String?])] = []
         switch (outcome.element, stored != nil) {
         case (nil, false): break
         case (nil, true):
-            try connection.run("DELETE FROM \(table) WHERE id = $1", [key])
+            statements.append(("DELETE FROM \(table) WHERE id = $1", [key]))
         case (let element?, false):
-            try insert(element, rank: place(), connection)
+            statements.append(inserting(element, rank: try place()))
         case (let element?, true):
             if element != storedElement {
                 let sets = Element.fields.enumerated().map {
                     "\(PostgresLocation.quoted($1.name)) = $\($0 + 2)"
                 }
-                try connection.run(
-                    "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = $1",
-                    [key] + Element.fields.map { $0.text(in: element) })
+                statements.append(
+                    (
+                        "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = $1",
+                        [key] + Element.fields.map { $0.text(in: element) }
+                    ))
             }
             if case .moved = write.change {
-                try connection.run(
-                    "UPDATE \(table) SET rank = $2 WHERE id = $1", [key, String(place())])
+                statements.append(
+                    ("UPDATE \(table) SET rank = $2 WHERE id = $1", [key, String(try place())]))
             }
         }
-        return outcome
+        return (outcome, statements)
     }
 
-    private func insert(_ element: Element, rank: Int64, _ connection: PostgresConnection) throws {
+    /// The statement that inserts `element` at `rank`.
+    private func inserting(_ element: Element, rank: Int64) -> (
+        sql: String, parameters: [String?]
+    ) {
         let columns = ["id", "rank"] + Element.fields.map { PostgresLocation.quoted($0.name) }
         let values = (1...columns.count).map { "$\($0)" }
-        try connection.run(
+        return (
             "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
             [Element.storedText(of: element.id), String(rank)]
-                + Element.fields.map { $0.text(in: element) })
+                + Element.fields.map { $0.text(in: element) }
+        )
     }
 
     /// Inserts `elements` in list order, ranks `gap` apart, 500 rows a statement.
@@ -112,10 +132,10 @@ extension ListTable {
             let batch = elements[start..<min(start + 500, elements.count)]
             var values: [String?] = []
             var rows: [String] = []
-            for (offset, element) in zip(batch.indices, batch) {
+            for (position, element) in zip(batch.indices, batch) {
                 let first = values.count
                 values += [
-                    Element.storedText(of: element.id), String(Int64(offset + 1) * RowRank.gap),
+                    Element.storedText(of: element.id), String(Int64(position + 1) * RowRank.gap),
                 ]
                 values += Element.fields.map { $0.text(in: element) }
                 rows.append(

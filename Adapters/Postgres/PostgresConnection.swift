@@ -70,6 +70,51 @@ final class PostgresConnection {
         }
     }
 
+    /// Runs `statements` in order in one round trip (libpq's pipeline mode), each with its
+    /// parameters bound; returns each one's rows.
+    ///
+    /// - Throws: The first statement's failure; the server skips the statements after it.
+    func pipelined(_ statements: [(sql: String, parameters: [String?])]) throws(PostgresFailure)
+        -> [[[String?]]]
+    {
+        guard PQenterPipelineMode(handle) == 1 else { throw lost() }
+        defer { PQexitPipelineMode(handle) }
+        for statement in statements {
+            let copies = statement.parameters.map { $0.flatMap { strdup($0) } }
+            defer { for copy in copies { free(copy) } }
+            let values = copies.map { UnsafePointer($0) }
+            let sent = values.withUnsafeBufferPointer {
+                PQsendQueryParams(
+                    handle, statement.sql, Int32(values.count), nil, $0.baseAddress, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lost() }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lost() }
+        var results: [[[String?]]] = []
+        var first: PostgresFailure?
+        for _ in statements {
+            guard let result = PQgetResult(handle) else { throw lost() }
+            switch PQresultStatus(result) {
+            case PGRES_TUPLES_OK: results.append(Self.rows(of: result))
+            case PGRES_COMMAND_OK, PGRES_PIPELINE_ABORTED: results.append([])
+            default:
+                results.append([])
+                if first == nil { first = failure(of: result) }
+            }
+            PQclear(result)
+            // Each statement's results end with a null one.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        // The sync's own result.
+        if let sync = PQgetResult(handle) { PQclear(sync) }
+        if let first { throw first }
+        return results
+    }
+
+    private func lost() -> PostgresFailure {
+        PostgresFailure(kind: .unreachable, message: Self.message(of: handle))
+    }
+
     /// Runs `sql` and returns each row's first column, and the other columns of every row one
     /// row after another: a whole list read without an array per row.
     func keyedRows(_ sql: String) throws(PostgresFailure) -> (keys: [String], values: [String?]) {
