@@ -30,7 +30,7 @@ final class PostgresConnection {
     /// Connects with `settings` (a `postgres://` URL, or libpq's `key=value` words), completed by
     /// libpq's own sources: the `PG*` variables, `.pgpass`, `sslmode`.
     init(settings: String) throws(PostgresFailure) {
-        guard let handle = PQconnectdb(settings) else {
+        guard let handle = Self.connect(settings) else {
             throw PostgresFailure(
                 kind: .unreachable, message: "libpq could not allocate a connection")
         }
@@ -45,6 +45,31 @@ final class PostgresConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// Defaults for a network that fails; each yields to the URL and to libpq's `PG*` variables.
+    ///
+    /// Connecting gives up after 10 s (libpq's own default waits as long as the system does),
+    /// and TCP keepalives find a server that went silent within about half a minute.
+    private static let defaults = [
+        ("connect_timeout", "PGCONNECT_TIMEOUT", "10"), ("keepalives_idle", nil, "10"),
+        ("keepalives_interval", nil, "5"), ("keepalives_count", nil, "3"),
+    ]
+
+    private static func connect(_ settings: String) -> OpaquePointer? {
+        let environment = ProcessInfo.processInfo.environment
+        let chosen = defaults.filter { $0.1.map { environment[$0] == nil } ?? true }
+        // The defaults first, the settings (expanded as a URL or words) after: later wins.
+        let keys = chosen.map { strdup($0.0) } + [strdup("dbname"), nil]
+        let values = chosen.map { strdup($0.2) } + [strdup(settings), nil]
+        defer { for pointer in keys + values { free(pointer) } }
+        let constKeys = keys.map { UnsafePointer($0) }
+        let constValues = values.map { UnsafePointer($0) }
+        return constKeys.withUnsafeBufferPointer { keyBuffer in
+            constValues.withUnsafeBufferPointer { valueBuffer in
+                PQconnectdbParams(keyBuffer.baseAddress, valueBuffer.baseAddress, 1)
+            }
+        }
+    }
 
     /// Whether the connection was lost (a later statement would fail at once).
     var isLost: Bool { PQstatus(handle) != CONNECTION_OK }
