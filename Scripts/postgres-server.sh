@@ -12,6 +12,14 @@
 # (default 55432). Needs Debian's postgresql package (apt-get install postgresql libpq-dev).
 set -euo pipefail
 
+# Every descriptor but the standard three is closed first: a server started from here would keep
+# whatever the caller had open (a pipe another program waits to see closed, a file's lock) for the
+# whole of its life. Bash's own, 255, is closed on exec anyway.
+for descriptor in /proc/$$/fd/*; do
+    number=${descriptor##*/}
+    if [ "$number" -gt 2 ] && [ "$number" -ne 255 ]; then eval "exec $number>&-" 2>/dev/null || true; fi
+done
+
 folder=${MVCLAYERS_POSTGRES_FOLDER:-/tmp/mvclayers-postgres}
 port=${MVCLAYERS_POSTGRES_PORT:-55432}
 url="postgres://mvclayers:mvclayers@127.0.0.1:$port/mvclayers"

@@ -35,10 +35,13 @@ enum PostgresTestServer {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "Scripts/postgres-server.sh")
-        // `system`, not `Process`: a `Process` that starts a server has been seen never to be
-        // told that it ended.
+        // `system`, not `Process`: a `Process` that starts a server is never told it ended, the
+        // server keeping the descriptor it watches. The shell execs the script, which closes
+        // every descriptor it was given before it starts the server: a server started here
+        // must not hold this process's pipes open (a test waiting for one to close would wait
+        // for the server's whole life).
         let settings = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let status = system("\(settings) '\(script.path)' \(command) >/dev/null")
+        let status = system("exec env \(settings) '\(script.path)' \(command) >/dev/null")
         guard status == 0 else {
             throw OtherProgramFailure(
                 description: "postgres-server.sh \(command) exited with \(status)")
