@@ -250,4 +250,88 @@ struct PostgresFaultTests {
             "\(error)".contains("the table is gone; delete its row there to start again")
         }
     }
+
+    @Test(
+        "a list of another kind, of a newer layout, or missing is refused, and nothing is written")
+    func refusedLists() async throws {
+        let url = PostgresTestServer.newTable()
+        let location = try PostgresTestServer.location(url)
+        await #expect {
+            _ = try await PostgresListTable<Attraction>.read(from: location)
+        } throws: { error in
+            "\(error)".contains("there is no such list")
+        }
+        try await PostgresListTable.write([Attraction(name: "Louvre")], to: location)
+        await #expect {
+            try await PostgresListTable.write([Attraction(name: "Orsay")], to: location)
+        } throws: { error in
+            "\(error)".contains("already there; it was left as it is")
+        }
+
+        try PostgresTestServer.run(
+            "UPDATE mvclayers_lists SET version = 99 WHERE list = $1", [location.table])
+        await #expect {
+            _ = try await open(url)
+        } throws: { error in
+            "\(error)".contains("format version 99")
+        }
+        try PostgresTestServer.run(
+            "UPDATE mvclayers_lists SET version = 1, kind = 'switches' WHERE list = $1",
+            [location.table])
+        await #expect {
+            _ = try await open(url)
+        } throws: { error in
+            "\(error)".contains("it holds switches, not attractions")
+        }
+        #expect(
+            try PostgresTestServer.run("SELECT name FROM \"\(location.table)\"") == [["Louvre"]])
+    }
+
+    @Test("a location that is not a postgres:// URL, or names a table too long, says what to write")
+    func badLocations() {
+        #expect {
+            _ = try PostgresLocation("http://user:secret@example.com/db#t")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("it is not a postgres:// URL") && !text.contains("secret")
+        }
+        #expect {
+            _ = try PostgresLocation("postgres://localhost/db#" + String(repeating: "a", count: 41))
+        } throws: { error in
+            "\(error)".contains("1 to 40 lowercase letters")
+        }
+        #expect(throws: Never.self) { _ = try PostgresLocation("postgresql://localhost/db") }
+    }
+
+    @Test("closing while the server is down gives up after its patience, saying how many edits")
+    func closingWithoutTheServer() async throws {
+        let server = try PrivateServer()
+        let (store, persistence) = try await open(server.table)
+        try server.stop()
+        try store.add(Attraction(name: "Louvre"))
+
+        await #expect {
+            try await persistence.close(patience: .milliseconds(500))
+        } throws: { error in
+            "\(error)".contains("the server cannot be reached")
+                && "\(error)".contains("1 edit was not saved")
+        }
+        withExtendedLifetime(server) {}
+    }
+
+    @Test("rows moved into one gap again and again are renumbered, and keep their order")
+    func renumbering() async throws {
+        let url = PostgresTestServer.newTable()
+        let (store, persistence) = try await open(url, listening: false)
+        for name in ["A", "B", "C"] { try store.add(Attraction(name: name)) }
+        try await persistence.flush()
+        // Each move halves the gap between the first two rows: after 32 there is none left.
+        for _ in 0..<40 {
+            try store.move(from: 2, to: 1)
+            try await persistence.flush()
+        }
+        let stored = try await stored(url)
+        #expect(stored.map(\.name) == store.elements.map(\.name))
+        try await persistence.close()
+    }
 }
