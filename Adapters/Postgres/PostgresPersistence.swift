@@ -140,10 +140,7 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
     private func startWorking() {
         guard !isWorking, !state.isClosedForGood else { return }
         isWorking = true
-        // Held until the work is done (written, or closing gave up): queued edits are not
-        // dropped with the last reference. Strong, too, so no weak reference's side table is
-        // left for LeakSanitizer to misread at exit.
-        Task.immediate { await self.work() }
+        Task.immediate { [weak self] in await self?.work() }
     }
 
     private func work() async {

@@ -30,6 +30,7 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
         if !url.isFileURL {
             let (opened, persistence) = try await AttractionStore.openTable(
                 at: PostgresLocation(url.absoluteString), listening: watch != nil)
+            keepUntilExit(persistence)
             (store, flush, close) = (opened, persistence.flush, { try await persistence.close() })
         } else if url.pathExtension == "sqlite" {
             // "Never" is an hour: a poller that never wakes keeps its weak reference to the
@@ -108,4 +109,20 @@ private func standardInputLines() -> AsyncStream<String> {
             continuation.finish()
         }
     }
+}
+
+/// Weak references that last until exit, one to each persistence whose worker refers to it weakly.
+///
+/// LeakSanitizer reads a weak reference's side table that only its object's header names
+/// (shifted, not as a pointer) as leaked at exit; a weak reference held here names it plainly.
+/// SQLite's persistence is named so by its poller.
+@MainActor private var keptUntilExit: [WeakReference] = []
+
+private final class WeakReference {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}
+
+@MainActor func keepUntilExit(_ object: AnyObject) {
+    keptUntilExit.append(WeakReference(object))
 }

@@ -109,6 +109,7 @@ if arguments.count == 3, ["--sqlite", "--postgres"].contains(arguments[0]),
         } else {
             let (opened, persistence) = try await AttractionStore.openTable(
                 at: PostgresLocation(arguments[1]), listening: false)
+            keepUntilExit(persistence)
             (store, flush) = (opened, persistence.flush)
         }
         var edit = first
