@@ -100,6 +100,8 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
                     ))
             }
         }
+        // A write that gave up may still be in its pause: closing returns once the worker ended.
+        while isWorking { await nextTurn() }
         state.closed()
         tellHeldNotices()
         await table.close()
@@ -176,7 +178,10 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
             state.writeFailed(error)
             status.value = .failed(error, attempts: state.failures)
             resumeWaiters()
-            try? await Task.sleep(for: .milliseconds(min(50 << min(state.failures, 6), 2_000)))
+            // Closing tries again at once and often: it has only its patience.
+            let backoff =
+                state.closingPatience == nil ? min(50 << min(state.failures, 6), 2_000) : 50
+            try? await Task.sleep(for: .milliseconds(backoff))
         }
     }
 
