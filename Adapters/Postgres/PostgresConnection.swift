@@ -48,10 +48,11 @@ final class PostgresConnection {
 
     /// Defaults for a network that fails; each yields to the URL and to libpq's `PG*` variables.
     ///
-    /// Connecting gives up after 10 s (libpq's own default waits as long as the system does),
+    /// Connecting gives up after a minute (libpq's own default waits as long as the system does;
+    /// a loaded server can take seconds to answer),
     /// and TCP keepalives find a server that went silent within about half a minute.
     private static let defaults = [
-        ("connect_timeout", "PGCONNECT_TIMEOUT", "10"), ("keepalives_idle", nil, "10"),
+        ("connect_timeout", "PGCONNECT_TIMEOUT", "60"), ("keepalives_idle", nil, "10"),
         ("keepalives_interval", nil, "5"), ("keepalives_count", nil, "3"),
     ]
 

@@ -164,7 +164,9 @@ struct PostgresFaultTests {
         try await other.flush()
         #expect(try await stored(url).map(\.name) == ["Grand Louvre"])
         #expect(await eventually { there.elements.map(\.name) == ["Grand Louvre"] })
-        #expect(there.notice.value?.message.contains("Grand Louvre") == true)
+        // Told at the look that brings the row in, a moment after the row shows.
+        #expect(
+            await eventually { there.notice.value?.message.contains("Grand Louvre") == true })
         try await persistence.close()
         try await other.close()
     }
