@@ -3,19 +3,19 @@ import Foundation
 
 /// Why a call to the server failed: it could not be reached (a later try may work), or it
 /// answered with an error.
-struct PostgresFailure: Error, Sendable, Equatable {
-    enum Kind: Sendable, Equatable {
+package struct PostgresFailure: Error, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No connection, a lost one, or a server starting up or shutting down.
         case unreachable
         /// The server answered, and refused: a password, a database, a permission, a statement.
         case refused
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// libpq's message, on one line (it names no password: libpq never prints one).
-    var message: String
+    package var message: String
     /// The SQLSTATE of a refused statement.
-    var state: String?
+    package var state: String?
 
     /// Another connection held a lock this statement waited for, or the two deadlocked: the
     /// write is tried again.
@@ -24,12 +24,12 @@ struct PostgresFailure: Error, Sendable, Equatable {
 
 /// One libpq connection, used by one actor at a time: statements with every value a bound
 /// parameter, results read as text.
-final class PostgresConnection {
+package final class PostgresConnection {
     private let handle: OpaquePointer
 
     /// Connects with `settings` (a `postgres://` URL, or libpq's `key=value` words), completed by
     /// libpq's own sources: the `PG*` variables, `.pgpass`, `sslmode`.
-    init(settings: String) throws(PostgresFailure) {
+    package init(settings: String) throws(PostgresFailure) {
         guard let handle = Self.connect(settings) else {
             throw PostgresFailure(
                 kind: .unreachable, message: "libpq could not allocate a connection")
@@ -81,7 +81,9 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` bound to `$1`, `$2`… (`nil` is SQL's NULL), and returns the
     /// rows it gives, each column as text (`nil`: NULL).
     @discardableResult
-    func run(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure) -> [[String?]] {
+    package func run(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure)
+        -> [[String?]]
+    {
         let copies = parameters.map { $0.flatMap { strdup($0) } }
         defer { for copy in copies { free(copy) } }
         let values = copies.map { UnsafePointer($0) }

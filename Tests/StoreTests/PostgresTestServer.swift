@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import MVCPostgresStore
+import MVCPostgresStore
 
 /// The PostgreSQL server the PostgreSQL cases run against.
 ///
