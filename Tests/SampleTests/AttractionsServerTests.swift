@@ -24,6 +24,7 @@ struct AttractionsServerTests {
     /// each command).
     private func waitForScreen(_ sample: LiveSample, showing text: String) async -> Bool {
         for _ in 0..<100 {
+            guard sample.isRunning else { return false }
             sample.send("list")
             if await sample.waitForOutput(containing: text, seconds: 0.3) != nil { return true }
         }

@@ -36,6 +36,10 @@ final class LiveSample {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Whether the sample is still running (a command typed to one that ended would raise
+    /// SIGPIPE in the test process).
+    var isRunning: Bool { process.isRunning }
+
     /// Types one command.
     func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
