@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Builds every step of the DocC tutorial against this checkout, as a learner would.
 
-    python3 Scripts/check-tutorial.py [work folder]      (default: .build/tutorial)
+    python3 Scripts/check-tutorial.py [--pictures] [work folder]   (default: .build/tutorial)
 
 The tutorial (Documentation/MVCLayers.docc/Tutorials) shows, step by step, the files of a
 package that depends on MVCLayers by path. This script makes that package in the work folder,
 beside a link named MVCLayers to this checkout, and applies the steps in order: after each step
 it builds (or runs `swift test` when the step adds a test); a step listed in
 Documentation/tutorial-checks.json may instead only be applied, be run with its output compared,
-or be required to fail to compile (then it is undone). The package starts as the real
+be required to fail to compile (then it is undone), or add a test that must fail until a later
+step fixes the bug it shows. The package starts as the real
 `swift package init --type executable --name PackingList` makes it, and the steps that show what
 init made are compared with it. An output step may be the program's (compared exactly, with the
 package's path shown as /path/to/), or `swift test`'s (each line shown must be printed; durations
@@ -24,6 +25,12 @@ each other's items as they arrive, keep edits of different fields, and name on t
 copy's screen an edit of one field that lost. What the page shows of those runs is compared with
 what they printed and wrote. The finished app is left in <work>/PackingList, runnable there with
 `swift run PackingList`.
+
+Every run of the app has a picture of the reader's terminal beside its step (an `@Image` in the
+step's `@Code`), and each command the picture shows is one the text says to type. With
+--pictures, each is drawn from the run of its step (Scripts/terminal_picture.py: typed input
+is sent line by line, once the app has gone quiet, so each line shows where a terminal would
+show it); without it, the transcript each picture keeps must be what its step prints now.
 """
 import difflib
 import json
@@ -32,8 +39,10 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
+import terminal_picture
 from tutorial_app import StepFailure, check_finished_app
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -86,16 +95,22 @@ def swift(package, *arguments, input_text=None, check=True):
     return result
 
 
+DRAWING = [False]
+
+
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+    arguments = sys.argv[1:]
+    if arguments and arguments[0] in ("-h", "--help"):
         print(__doc__)
         return
-    problems = check_step_sizes() + check_quizzes()
+    DRAWING[0] = "--pictures" in arguments
+    arguments = [argument for argument in arguments if argument != "--pictures"]
+    problems = check_step_sizes() + check_quizzes() + check_pictures_shown()
     if problems:
         print("FAIL the tutorial as a reader meets it:\n  " + "\n  ".join(problems))
         sys.exit(1)
-    print("ok   step sizes and quizzes")
-    work = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build" / "tutorial").resolve()
+    print("ok   step sizes, quizzes, and a picture beside every run")
+    work = pathlib.Path(arguments[0] if arguments else ROOT / ".build" / "tutorial").resolve()
     package = work / "PackingList"
     shutil.rmtree(package, ignore_errors=True)
     package.mkdir(parents=True)
@@ -134,6 +149,8 @@ def main():
         print(f"ok   after {tutorial}: `swift test` passes")
     try:
         check_finished_app(package, package.parent / "scratch" / "debug" / "PackingList")
+        for listing, picture in CHECKS["pictures of the finished app's runs"].items():
+            picture_of(picture, (RESOURCES / listing).read_text(), picture.get("input", "").splitlines())
     except StepFailure as failure:
         print(f"FAIL the finished app: {failure}")
         sys.exit(1)
@@ -194,6 +211,89 @@ def check_quizzes():
             if flat(answer) and flat(answer) in flat(prose):
                 problems.append(f"{tutorial}: the right answer “{flat(answer)}” is copied from the chapter")
     return problems
+
+
+def check_pictures_shown():
+    """Every run of the app (each output it checks, but `swift test`'s) has a picture, which a
+    step's code shows (`@Image` inside its `@Code`), and each command a picture shows at the
+    prompt is one the text tells the reader to type. Returns the problems found."""
+    problems = []
+    text = "".join((CATALOG / "Tutorials" / f"{name}.tutorial").read_text()
+                   for name in tutorials_in_order())
+    flat = lambda words: re.sub(r"\s+", " ", words)
+    shown = {key: run for key, run in CHECKS["runs"].items() if not run.get("test")}
+    shown.update(CHECKS["pictures of the finished app's runs"])
+    for key, run in shown.items():
+        picture = run.get("picture")
+        if picture is None:
+            problems.append(f"the run checked by {key} has no picture of the reader's terminal")
+        elif not re.search(r"@Code\([^)]*\) \{\s*@Image\(source: " + re.escape(picture) + ",", text):
+            problems.append(f"no step's code shows {picture} (the picture of {key}'s run)")
+        for command in run.get("commands", []):
+            if f"`{flat(command)}`" not in flat(text):
+                problems.append(f"{picture} shows `{command}` typed, and the text never says to")
+    return problems
+
+
+def picture_of(run, printed, typed_lines, live=None):
+    """Checks the picture of a run against what it printed now (`printed`, the listing the page
+    shows, already compared with the real run) and the lines typed to it; with --pictures, draws
+    it instead, from the `live` transcript (typed lines where the terminal showed them) or, for
+    a run without one, from the listing."""
+    path = RESOURCES / run["picture"]
+    if DRAWING[0]:
+        lines = live if live is not None else (
+            [(True, line) for line in typed_lines] + [(False, line) for line in printed.splitlines()])
+        terminal_picture.draw(terminal_picture.transcript(run.get("commands", []), lines), path)
+        print(f"     drew {path.name}")
+        return
+    try:
+        shown = terminal_picture.read_transcript(path)
+    except (OSError, terminal_picture.PictureError) as error:
+        raise StepFailure(f"the picture {path.name}: {error}")
+    typed = [line["text"] for line in shown["lines"] if line["typed"]]
+    drawn = [line["text"] for line in shown["lines"] if not line["typed"]]
+    if shown["commands"] != run.get("commands", []) or typed != typed_lines or drawn != printed.splitlines():
+        difference = "\n".join(difflib.unified_diff(
+            drawn, printed.splitlines(), "the picture", "the run", lineterm=""))
+        raise StepFailure(f"{path.name} no longer shows what the step prints (draw it again with "
+                          f"`python3 Scripts/check-tutorial.py --pictures`):\n{difference}")
+
+
+def live_transcript(package, run):
+    """Runs the built app as a reader at a terminal would: each line typed once the app has
+    gone quiet, so the transcript shows the typed lines where the terminal would."""
+    binary = package.parent / "scratch" / "debug" / "PackingList"
+    process = subprocess.Popen(["stdbuf", "-oL", str(binary), *run["arguments"]], cwd=package,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    lines, last = [], [time.time()]
+    seen = threading.Condition()
+
+    def read():
+        for line in process.stdout:
+            with seen:
+                lines.append((False, line.rstrip("\n").replace(str(package) + "/", "/path/to/")))
+                last[0] = time.time()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def quiet():
+        while time.time() - last[0] < 0.6:
+            time.sleep(0.1)
+
+    for typed in run["input"].splitlines():
+        quiet()
+        with seen:
+            lines.append((True, typed))
+            last[0] = time.time()
+        process.stdin.write(typed + "\n")
+        process.stdin.flush()
+    process.stdin.close()
+    process.wait(timeout=60)
+    reader.join(timeout=10)
+    return lines
 
 
 def check_test_imports(package):
@@ -270,7 +370,13 @@ def check_step(package, name, code):
     shutil.copy(source, target)
     if code in CHECKS["apply only"]:
         return
-    if name.startswith("Tests/"):
+    if code in CHECKS["test fails"]:  # the test shows a bug the next steps fix
+        result = swift(package, "test", "--disable-xctest", check=False)
+        failing = f'✘ Test "{CHECKS["test fails"][code]}"'
+        if result.returncode == 0 or failing not in result.stdout:
+            raise StepFailure(f"the step says `swift test` fails with {failing}, but it printed:\n"
+                              f"{result.stdout[-3000:]}")
+    elif name.startswith("Tests/"):
         swift(package, "test", "--disable-xctest")
     else:
         swift(package, "build")
@@ -292,10 +398,18 @@ def run_and_compare(package, run):
         if missing:
             raise StepFailure(f"`swift test` did not print:\n" + "\n".join(missing) + f"\n--- it printed\n{result.stdout[-3000:]}")
         return
-    result = swift(package, "run", "PackingList", *run["arguments"], input_text=run["input"])
-    actual = result.stdout.replace(str(package) + "/", "/path/to/")
+    typed = run["input"].splitlines() if run.get("typed") else []
+    live = None
+    if DRAWING[0] and typed:  # typed line by line, to draw where the terminal shows each
+        swift(package, "build")
+        live = live_transcript(package, run)
+        actual = "".join(text + "\n" for is_typed, text in live if not is_typed)
+    else:
+        result = swift(package, "run", "PackingList", *run["arguments"], input_text=run["input"])
+        actual = result.stdout.replace(str(package) + "/", "/path/to/")
     if actual != expected:
         raise StepFailure(f"the program's output differs from {run['output']}:\n--- expected\n{expected}--- actual\n{actual}")
+    picture_of(run, expected, typed, live)
 
 
 if __name__ == "__main__":

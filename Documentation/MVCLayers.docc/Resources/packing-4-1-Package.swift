@@ -18,7 +18,14 @@ let package = Package(
                 .product(name: "MVCPresenter", package: "MVCLayers"),
             ]
         ),
-        .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
+        .executableTarget(
+            name: "PackingList",
+            dependencies: [
+                "PackingCore",
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+            ]
+        ),
         .testTarget(
             name: "PackingListTests",
             dependencies: [

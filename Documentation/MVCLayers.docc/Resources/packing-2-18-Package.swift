@@ -1,0 +1,31 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "PackingList",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(path: "../MVCLayers")
+    ],
+    targets: [
+        .target(
+            name: "PackingCore",
+            dependencies: [
+                .product(name: "MVCObservation", package: "MVCLayers"),
+                .product(name: "MVCModel", package: "MVCLayers"),
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+            ]
+        ),
+        .executableTarget(
+            name: "PackingList",
+            dependencies: [
+                "PackingCore",
+                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCStore", package: "MVCLayers"),
+            ]
+        ),
+        .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
