@@ -138,6 +138,38 @@ struct AttractionStoreTests {
         #expect(store.redoLabel == nil)
     }
 
+    @Test(
+        "an attraction another process renamed is called by its new name in the Undo and Redo labels, however its save arrives"
+    )
+    func labelsFollowARenameElsewhere() async throws {
+        let noted = Attraction(id: louvre.id, name: "Louvre", notes: "go early")
+        let renamed = Attraction(id: louvre.id, name: "Le Louvre", notes: "go early")
+
+        let byEdits = AttractionStore([louvre])
+        try byEdits.replace(louvre.id, with: noted)
+        var heard: [String?] = []
+        let token = byEdits.changes.subscribeToAll { heard.append($0.undoLabel) }
+        byEdits.takeIn([.replace(old: noted, new: renamed)])
+        #expect(heard == ["Edit “Le Louvre”"])
+        try byEdits.undo()
+        #expect(byEdits.redoLabel == "Edit “Le Louvre”")
+        withExtendedLifetime(token) {}
+
+        let byRows = AttractionStore([louvre, orsay])
+        try byRows.delete(at: 1)
+        try byRows.replace(louvre.id, with: noted)
+        #expect(byRows.takeIn(changed: [(renamed, [])], deleted: []))
+        #expect(byRows.undoLabel == "Edit “Le Louvre”")
+        try byRows.undo()
+        #expect(byRows.undoLabel == "Delete “Orsay”")
+
+        let byDocument = AttractionStore([louvre])
+        try byDocument.replace(louvre.id, with: noted)
+        _ = await byDocument.takeIn(base: [noted], fileVersion: [renamed], notices: [])
+        #expect(byDocument.elements == [renamed])
+        #expect(byDocument.undoLabel == "Edit “Le Louvre”")
+    }
+
     @Test("a refused edit throws and changes nothing")
     func refusedEdits() throws {
         let store = AttractionStore([louvre])

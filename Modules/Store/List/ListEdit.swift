@@ -16,6 +16,25 @@ public enum ListEdit<Element: ListElement>: Sendable, Equatable {
     /// between `old` and `new` are set, the others keep what the list has.
     case replace(old: Element, new: Element)
 
+    /// The id of the element the edit is about.
+    public var elementID: Element.ID {
+        switch self {
+        case .insert(let element, _), .remove(let element, _): element.id
+        case .move(let id, _, _): id
+        case .replace(_, let new): new.id
+        }
+    }
+
+    /// What a menu calls the edit, naming its element `title`: "Delete “Louvre”".
+    public func label(title: String) -> String {
+        switch self {
+        case .insert: "Add “\(title)”"
+        case .remove: "Delete “\(title)”"
+        case .move: "Move “\(title)”"
+        case .replace: "Edit “\(title)”"
+        }
+    }
+
     /// The edit that undoes this one.
     public var inverse: ListEdit {
         switch self {

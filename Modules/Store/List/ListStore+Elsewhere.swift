@@ -21,6 +21,22 @@ extension ListStore {
     /// - Returns: The changes applied, in order.
     @discardableResult
     public func takeIn(_ edits: [ListEdit<Element>]) -> [ListChange<Element>] {
+        var renamed: [Element.ID: String] = [:]
+        for case .replace(_, let new) in edits where title(of: new.id) != new.title {
+            renamed[new.id] = new.title
+        }
+        relabelHistory(renamed)
+        return apply(elsewhere: edits)
+    }
+
+    /// The title of the element with `id`, if it is listed.
+    private func title(of id: Element.ID) -> String? {
+        position(of: id).map { list.elements[$0].title }
+    }
+
+    /// Applies and publishes edits made elsewhere; the Undo and Redo labels are the caller's.
+    @discardableResult
+    private func apply(elsewhere edits: [ListEdit<Element>]) -> [ListChange<Element>] {
         var applied: [ListChange<Element>] = []
         for edit in edits {
             guard let change = list.apply(edit) else { continue }
@@ -52,11 +68,17 @@ extension ListStore {
             from: .persistence, to: .store,
             "take in another process's commit (\(Element.counted(changed.count)) changed, \(deleted.count) deleted)"
         )
+        var renamed: [Element.ID: String] = [:]
+        for (element, _) in changed {
+            guard let title = title(of: element.id), title != element.title else { continue }
+            renamed[element.id] = element.title
+        }
+        relabelHistory(renamed)
         var titles: [String] = []
         for id in deleted {
             guard let position = position(of: id) else { continue }
             let element = list.elements[position]
-            takeIn([.remove(element, at: position)])
+            apply(elsewhere: [.remove(element, at: position)])
             titles.append(element.title)
         }
         defer { if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) } }
@@ -65,15 +87,15 @@ extension ListStore {
             if previous == nil, !predecessors.isEmpty { return false }
             let after = previous ?? -1
             guard let position = position(of: element.id) else {
-                takeIn([.insert(element, at: after + 1)])
+                apply(elsewhere: [.insert(element, at: after + 1)])
                 continue
             }
             let destination = position < after ? after : after + 1
             if destination != position {
-                takeIn([.move(element.id, from: position, to: destination)])
+                apply(elsewhere: [.move(element.id, from: position, to: destination)])
             }
             let current = list.elements[destination]
-            if current != element { takeIn([.replace(old: current, new: element)]) }
+            if current != element { apply(elsewhere: [.replace(old: current, new: element)]) }
         }
         return true
     }
@@ -125,6 +147,11 @@ extension ListStore {
             // The list it replaces is let go off the main actor: freeing a long list's values
             // one by one takes a while.
             Task.detached(priority: .background) { withExtendedLifetime(before) {} }
+            var renamed: [Element.ID: String] = [:]
+            for case .replaced(let old, let new, _) in changes where old.title != new.title {
+                renamed[new.id] = new.title
+            }
+            relabelHistory(renamed)
             for change in changes { publish(change) }
             // A save that merged already told what this merge tells again (a row deleted there).
             for message in notices + mergeNotices.filter({ !notices.contains($0) }) {

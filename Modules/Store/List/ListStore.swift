@@ -153,7 +153,7 @@ public final class ListStore<Element: ListElement> {
         guard (0...count).contains(position) else {
             throw .positionOutOfRange(position, count: count)
         }
-        perform(.insert(element, at: position), label: "Add “\(element.title)”")
+        perform(.insert(element, at: position), title: element.title)
     }
 
     /// Replaces the element with `id` by `newVersion`, wherever it now is in the list.
@@ -174,7 +174,7 @@ public final class ListStore<Element: ListElement> {
         let old = list.elements[position]
         guard old != newVersion else { return }
         perform(
-            .replace(old: old, new: newVersion), label: "Edit “\(newVersion.title)”",
+            .replace(old: old, new: newVersion), title: newVersion.title,
             newIsChecked: true, position: position)
     }
 
@@ -186,7 +186,7 @@ public final class ListStore<Element: ListElement> {
         try checkPosition(destination)
         guard source != destination else { return }
         let moving = list.elements[source]
-        perform(.move(moving.id, from: source, to: destination), label: "Move “\(moving.title)”")
+        perform(.move(moving.id, from: source, to: destination), title: moving.title)
     }
 
     /// Deletes the element at `position`.
@@ -197,7 +197,7 @@ public final class ListStore<Element: ListElement> {
     public func delete(at position: Int) throws(ListStoreError<Element>) -> Element {
         try checkPosition(position)
         let deleted = list.elements[position]
-        perform(.remove(deleted, at: position), label: "Delete “\(deleted.title)”")
+        perform(.remove(deleted, at: position), title: deleted.title)
         return deleted
     }
 
@@ -208,7 +208,7 @@ public final class ListStore<Element: ListElement> {
     ///   removed, or changed a field it set): that edit is dropped from the history.
     public func undo() throws(ListStoreError<Element>) {
         guard let entry = history.takeUndo() else { throw .nothingToUndo }
-        guard !overwritesElsewhere(entry.edit.inverse), perform(entry.edit.inverse, label: nil)
+        guard !overwritesElsewhere(entry.edit.inverse), perform(entry.edit.inverse, title: nil)
         else {
             history.dropRedo()
             throw .changedElsewhere(entry.label)
@@ -221,7 +221,7 @@ public final class ListStore<Element: ListElement> {
     ///   for ``undo()``.
     public func redo() throws(ListStoreError<Element>) {
         guard let entry = history.takeRedo() else { throw .nothingToRedo }
-        guard !overwritesElsewhere(entry.edit), perform(entry.edit, label: nil) else {
+        guard !overwritesElsewhere(entry.edit), perform(entry.edit, title: nil) else {
             history.dropUndo()
             throw .changedElsewhere(entry.label)
         }
@@ -239,20 +239,31 @@ public final class ListStore<Element: ListElement> {
 
     // MARK: Effects
 
-    /// Applies an edit, records it (unless it is an undo or redo), saves and publishes.
+    /// Applies an edit, records it naming its element `title` (unless it is an undo or redo,
+    /// which has none), saves and publishes.
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
     private func perform(
-        _ edit: ListEdit<Element>, label: String?, newIsChecked: Bool = false, position: Int = -1
+        _ edit: ListEdit<Element>, title: String?, newIsChecked: Bool = false, position: Int = -1
     ) -> Bool {
         guard let change = list.apply(edit, newIsChecked: newIsChecked, position: position) else {
             return false
         }
-        if let label { history.record(edit, label: label) }
+        if let title { history.record(edit, label: edit.label(title: title)) }
         recordForSaving(change)
         publish(change)
         return true
+    }
+
+    /// Names each element in `renamed` by its new title in the Undo and Redo labels: another
+    /// process renamed it, and a label names an element as the list calls it now (the edit
+    /// itself finds its element by id, whatever its name).
+    ///
+    /// - Complexity: O(*h*) for *h* entries in the history, once for any number of renames.
+    func relabelHistory(_ renamed: [Element.ID: String]) {
+        guard !renamed.isEmpty else { return }
+        history.relabel { entry in renamed[entry.edit.elementID].map(entry.edit.label(title:)) }
     }
 
     /// Hands `change` and the list after it to persistence, if the list is kept anywhere.

@@ -51,6 +51,19 @@ extension UndoHistory {
         _ = redoStack.popLast()
     }
 
+    /// Gives each entry the label `label` makes of it, where it makes one (the element an edit
+    /// is about was renamed elsewhere).
+    ///
+    /// - Complexity: O(*n*) for *n* entries.
+    mutating func relabel(_ label: (Entry) -> String?) {
+        for index in undoStack.indices {
+            if let new = label(undoStack[index]) { undoStack[index].label = new }
+        }
+        for index in redoStack.indices {
+            if let new = label(redoStack[index]) { redoStack[index].label = new }
+        }
+    }
+
     /// Forgets the edit ``takeRedo()`` just moved to the undo stack, when it could not be redone.
     mutating func dropUndo() {
         _ = undoStack.popLast()
