@@ -16,6 +16,7 @@ let package = Package(
                 .product(name: "MVCPersistence", package: "MVCLayers"),
                 .product(name: "MVCStore", package: "MVCLayers"),
                 .product(name: "MVCPresenter", package: "MVCLayers"),
+                .product(name: "MVCTracing", package: "MVCLayers"),
             ]
         ),
         .executableTarget(

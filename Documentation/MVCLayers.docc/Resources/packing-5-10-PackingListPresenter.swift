@@ -1,6 +1,7 @@
 import MVCObservation
 import MVCPresenter
 import MVCStore
+import MVCTracing
 
 /// The list screen, headless: intents in, view-state out.
 @MainActor
@@ -10,18 +11,16 @@ public final class PackingListPresenter {
     private var core: PackingListCore
     private let state: ObservableProperty<PackingListViewState>
     private var storeToken: ObservationToken?
-    private var noticeToken: ObservationToken?
+    private let tracer: HopTracer
 
     /// A presenter of `store`'s items, weighing them through `manager`.
-    public init(store: ListStore<Item>, manager: PackingManager) {
+    public init(store: ListStore<Item>, manager: PackingManager, tracer: HopTracer = .disabled) {
+        self.tracer = tracer
         self.store = store
         self.manager = manager
         core = PackingListCore(items: store.elements, undoLabel: store.undoLabel)
         state = ObservableProperty(core.viewState)
         storeToken = store.changes.subscribeToAll { [weak self] in self?.send(.changed($0)) }
-        noticeToken = store.notice.observe(options: .new) { [weak self] change in
-            if let notice = change.newValue ?? nil { self?.send(.noticed(notice.message)) }
-        }
     }
 
     /// An editor on a new item, whose delegate adds it.
@@ -92,7 +91,13 @@ public final class PackingListPresenter {
     }
 
     private func send(_ event: PackingListCore.Event) {
+        if case .changed(let update) = event {
+            let summary = update.change.summary
+            tracer.record(from: .observation, to: .presenter, "send(.changed(\(summary)))")
+        }
         core.handle(event)
+        guard core.viewState != state.value else { return }
+        tracer.record(from: .presenter, to: .view, "list view state changed")
         state.value = core.viewState
     }
 }

@@ -19,16 +19,18 @@ struct PackingList {
             exit(1)
         }
         let manager = PackingManager(service: SimulatedWeights(["socks": 120, "hat": 80]))
-        let list = PackingListPresenter(store: opened.store, manager: manager)
+        let list = PackingListPresenter(
+            store: opened.store, manager: manager, tracer: options.tracer)
         let trip = Trip(name: "the trip", itemsLeft: list.viewState.itemsLeft)
         let banner = TripBanner(trip: trip) { print("  \($0)") }
         let screen = Screen(
             list: list, trip: TripPresenter(trip: trip, list: list), tracer: options.tracer)
+        let stopping = onStop { try? await opened.saver.flush() }
         screen.draw()
         for await line in inputLines() {
             guard await screen.perform(line) else { break }
         }
         try? await opened.saver.flush()
-        withExtendedLifetime(banner) {}
+        withExtendedLifetime((banner, stopping)) {}
     }
 }

@@ -19,7 +19,8 @@ struct PackingList {
             exit(1)
         }
         let manager = PackingManager(service: SimulatedWeights(["socks": 120, "hat": 80]))
-        let list = PackingListPresenter(store: opened.store, manager: manager)
+        let list = PackingListPresenter(
+            store: opened.store, manager: manager, tracer: options.tracer)
         let trip = Trip(name: "the trip", itemsLeft: list.viewState.itemsLeft)
         let banner = TripBanner(trip: trip) { print("  \($0)") }
         let screen = Screen(

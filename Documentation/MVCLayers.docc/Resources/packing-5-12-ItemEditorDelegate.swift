@@ -1,0 +1,66 @@
+import MVCStore
+import MVCTracing
+
+/// Why a delegate could not keep what the editor saved.
+public struct ItemEditorError: Error, Equatable, CustomStringConvertible {
+    /// Why, in words a user can act on.
+    public let description: String
+}
+
+/// What an item editor tells whoever opened it.
+///
+/// The editor knows only this protocol: not the store, and not whether it creates an item or
+/// edits one.
+@MainActor
+public protocol ItemEditorDelegate: AnyObject {
+    /// Keeps the item the editor saved, or says why it cannot.
+    func saveItem(_ item: Item) throws(ItemEditorError)
+    /// The user cancelled: nothing was saved.
+    func cancelEditing()
+}
+
+/// Saving adds the item to the store.
+@MainActor
+public final class AddItemDelegate: ItemEditorDelegate {
+    private let store: ListStore<Item>
+    private let tracer: HopTracer
+
+    /// A delegate that adds to `store`; `tracer` hears the hops through it.
+    public init(store: ListStore<Item>, tracer: HopTracer = .disabled) {
+        self.store = store
+        self.tracer = tracer
+    }
+
+    /// Adds the item the editor saved.
+    public func saveItem(_ item: Item) throws(ItemEditorError) {
+        // The editor, a presenter, traces nothing: the delegate says which hop reached it.
+        tracer.record(from: .presenter, to: .delegate, "saveItem(“\(item.name)”)")
+        tracer.record(from: .delegate, to: .store, "add(“\(item.name)”)")
+        do { try store.add(item) } catch { throw ItemEditorError(description: error.description) }
+    }
+    /// Nothing was added, so there is nothing to undo.
+    public func cancelEditing() {}
+}
+
+/// Saving applies the editor's changes to the item it was opened on, wherever it now is.
+@MainActor
+final class EditItemDelegate: ItemEditorDelegate {
+    private let store: ListStore<Item>
+    private let original: Item
+    private let tracer: HopTracer
+
+    init(store: ListStore<Item>, original: Item, tracer: HopTracer = .disabled) {
+        self.tracer = tracer
+        self.store = store
+        self.original = original
+    }
+
+    func saveItem(_ item: Item) throws(ItemEditorError) {
+        tracer.record(from: .presenter, to: .delegate, "saveItem(“\(item.name)”)")
+        tracer.record(from: .delegate, to: .store, "mergeEdit(of: “\(original.name)”)")
+        do { try store.mergeEdit(of: original, result: item) } catch {
+            throw ItemEditorError(description: error.description)
+        }
+    }
+    func cancelEditing() {}  // the item stays as it was
+}
