@@ -91,3 +91,39 @@ struct FieldKindTests {
             ])
     }
 }
+
+/// An importer's element whose only rules are said in words: no problem enum, no `problems`.
+private struct Bookmark: ListElement {
+    var id: Int
+    var title = ""
+    var visits = 0
+
+    static var noun: String { "bookmark" }
+    static let fields: [ElementField<Bookmark>] = [
+        ElementField("title", \.title, rule: { $0.isEmpty ? [FieldProblem("no title")] : [] }),
+        ElementField("visits", \.visits),
+    ]
+
+    init(blankWithID id: Int) { self.id = id }
+}
+
+@Suite("An element type that names no problem type of its own")
+struct DefaultProblemTests {
+    @Test("a field's rule in words is the element's problem, with no problems written")
+    func rulesInWords() {
+        #expect(Bookmark(blankWithID: 1).problems == [FieldProblem("no title")])
+        var titled = Bookmark(blankWithID: 1)
+        titled.title = "Swift forums"
+        #expect(titled.problems.isEmpty)
+    }
+
+    @Test("text a number field cannot read names the field, and a number is read")
+    func numbersReadFromText() throws {
+        var draft = ElementDraft(editing: Bookmark(blankWithID: 1))
+        draft.setText("Swift forums", ofField: "title")
+        draft.setText("many", ofField: "visits")
+        #expect(draft.problems == [FieldProblem("the visits cannot be “many”")])
+        draft.setText("12", ofField: "visits")
+        #expect(try draft.validated().get().visits == 12)
+    }
+}

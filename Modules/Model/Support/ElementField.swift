@@ -170,3 +170,24 @@ public struct FieldKey: CodingKey, Sendable {
         nil
     }
 }
+
+extension ElementField where Element.Problem == FieldProblem {
+    /// Describes the field at `keyPath`, called `name`, read from typed text by the value's own
+    /// `init?(_:)`: text it cannot read is a ``FieldProblem`` that names the field.
+    ///
+    /// - Parameters:
+    ///   - name: The stored property's name (a test checks it against the type).
+    ///   - keyPath: Where the field is.
+    ///   - rule: Every rule the field's value breaks; none by default.
+    public convenience init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
+        _ name: String,
+        _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        rule: @escaping @Sendable (Value) -> [FieldProblem] = { _ in [] }
+    ) {
+        let parse: @Sendable (String) -> Result<Value, FieldProblem> = { text in
+            Value(text).map { .success($0) }
+                ?? .failure(FieldProblem("the \(name) cannot be “\(text)”"))
+        }
+        self.init(name, keyPath, parse: parse, rule: rule)
+    }
+}

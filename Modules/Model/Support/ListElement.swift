@@ -7,8 +7,9 @@
 /// a conforming type, add it to ``fields``, and every one of those paths carries it; forget the
 /// second step and a test that compares ``fields`` with the type's stored properties names it.
 public protocol ListElement: Identifiable, Sendable, Equatable where ID: Sendable {
-    /// Why an element breaks the model's rules.
-    associatedtype Problem: Error & Sendable & Equatable & CustomStringConvertible
+    /// Why an element breaks the model's rules: ``FieldProblem``, a sentence, unless the type
+    /// names its own.
+    associatedtype Problem: Error & Sendable & Equatable & CustomStringConvertible = FieldProblem
 
     /// What one element is called in a sentence: "attraction".
     static var noun: String { get }
@@ -92,4 +93,22 @@ extension ListElement where Self: Codable, ID: Codable {
             try field.encode(self, into: &container)
         }
     }
+}
+
+/// A rule a field's value breaks, in words: the problem of an element type that declares none
+/// of its own, so that a type with no rules, or a few said in words, needs no enum of problems.
+public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, in words a user can act on.
+    public let description: String
+
+    /// A problem that says `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension ListElement where Problem == FieldProblem {
+    /// Every rule the fields break (``fieldProblems``): an element whose only rules are its
+    /// fields' needs to write none.
+    public var problems: [FieldProblem] { fieldProblems }
 }
