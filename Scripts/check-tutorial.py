@@ -30,7 +30,9 @@ Every run of the app has a picture of the reader's terminal beside its step (an 
 step's `@Code`), and each command the picture shows is one the text says to type. With
 --pictures, each is drawn from the run of its step (Scripts/terminal_picture.py: typed input
 is sent line by line, once the app has gone quiet, so each line shows where a terminal would
-show it); without it, the transcript each picture keeps must be what its step prints now.
+show it); without it, the transcript each picture keeps must be what its step prints now. Each
+chapter's hero is its last run's picture drawn wide, with the terminal on the right, where
+DocC's title over it leaves room.
 """
 import difflib
 import json
@@ -49,6 +51,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "Documentation" / "MVCLayers.docc"
 RESOURCES = CATALOG / "Resources"
 CHECKS = json.loads((ROOT / "Documentation" / "tutorial-checks.json").read_text())
+HEROES = "chapter heroes, each the last run's picture drawn wide"
 FIRST_LISTING = 25
 STEP_LINES = 20
 
@@ -151,7 +154,15 @@ def main():
         check_finished_app(package, package.parent / "scratch" / "debug" / "PackingList")
         for listing, picture in CHECKS["pictures of the finished app's runs"].items():
             picture_of(picture, (RESOURCES / listing).read_text(), picture.get("input", "").splitlines())
-    except StepFailure as failure:
+        for hero, run in CHECKS[HEROES].items():
+            shown = terminal_picture.read_transcript(RESOURCES / run)
+            if DRAWING[0]:
+                terminal_picture.draw(shown, RESOURCES / hero, hero=True)
+                print(f"     drew {hero}")
+            elif terminal_picture.read_transcript(RESOURCES / hero) != shown:
+                raise StepFailure(f"the hero {hero} no longer shows the run {run} shows (draw it "
+                                  f"again with `python3 Scripts/check-tutorial.py --pictures`)")
+    except (StepFailure, terminal_picture.PictureError) as failure:
         print(f"FAIL the finished app: {failure}")
         sys.exit(1)
     print("ok   the finished app saves while it runs and on SIGTERM, and two copies are told the truth")
@@ -223,6 +234,11 @@ def check_pictures_shown():
     flat = lambda words: re.sub(r"\s+", " ", words)
     shown = {key: run for key, run in CHECKS["runs"].items() if not run.get("test")}
     shown.update(CHECKS["pictures of the finished app's runs"])
+    for name in tutorials_in_order():
+        intro = re.search(r"@Intro\(.*?\n    \}", (CATALOG / "Tutorials" / f"{name}.tutorial").read_text(), re.S)
+        heroes = re.findall(r"@Image\(source: ([\w.-]+),", intro.group(0)) if intro else []
+        if not heroes or heroes[0] not in CHECKS[HEROES]:
+            problems.append(f"{name}'s hero is not a picture of its last run (tutorial-checks.json)")
     for key, run in shown.items():
         picture = run.get("picture")
         if picture is None:

@@ -55,15 +55,34 @@ html, body {{ margin: 0; background: #d9dde3; }}
 <div class="text">{"".join(rows)}</div></div>"""
 
 
-def draw(shown, path):
-    """Draws `shown` with Chromium into the PNG at `path`, the transcript kept inside it."""
+HERO = (1800, 600, 24)  # a chapter's hero: width, height, and the last rows it shows
+
+
+def hero_page(shown):
+    """A chapter's hero: DocC draws it behind the chapter's title, on the left, so the terminal
+    sits on the right of a wide dark canvas, showing the run's last rows."""
+    rows = len(shown["commands"]) + len(shown["lines"])
+    keep = max(0, rows - HERO[2])
+    commands = shown["commands"][keep:]
+    lines = shown["lines"][max(0, keep - len(shown["commands"])):]
+    window = page({"commands": commands, "lines": lines})
+    return window.replace("html, body { margin: 0; background: #d9dde3; }",
+                          "html, body { margin: 0; background: #101114; }"
+                          f" .window {{ position: absolute; right: 150px; top: 30px; }}")
+
+
+def draw(shown, path, hero=False):
+    """Draws `shown` with Chromium into the PNG at `path`, the transcript kept inside it; as a
+    chapter's hero, if asked."""
     width, texts = columns(shown)
     count = sum(max(1, -(-len(text) // width)) for text in texts)  # a wrapped line takes more
     height = 14 * 2 + 26 + 22 + count * LINE_HEIGHT + 4
     window = int(width * CHARACTER_WIDTH) + 14 * 2 + 14 * 2 + 4
+    if hero:
+        window, height = HERO[0], HERO[1]
     with tempfile.TemporaryDirectory() as folder:
         source = pathlib.Path(folder) / "screen.html"
-        source.write_text(page(shown))
+        source.write_text(hero_page(shown) if hero else page(shown))
         shot = pathlib.Path(folder) / "screen.png"
         result = subprocess.run(
             ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
