@@ -23,11 +23,10 @@ for diff in Documentation/Examples/*.diff; do
     # elsewhere would otherwise pass unseen).
     # A failed test is run again alone, once (Scripts/retry-failed-tests.sh says why).
     rm -f .build/worked-example.xml
-    # The essentials programs are compared with the package as committed, not with an example.
-    swift test --disable-xctest --skip-build --skip EssentialsTests \
+    swift test --disable-xctest --skip-build \
         --xunit-output .build/worked-example.xml ||
         Scripts/retry-failed-tests.sh .build/worked-example.xml .build/worked-example-retried.log \
-            swift test --disable-xctest --skip-build --skip EssentialsTests
+            swift test --disable-xctest --skip-build
     # A smoke session the example changes must match the example's new expected output (only the
     # attractions sample has a smoke session, and --store is its option).
     for expected in $(git diff --name-only -- '.ci/smoke/*.expected'); do

@@ -10,12 +10,14 @@ import Testing
 struct EssentialsTests {
     /// Runs `production` and `essentials` on `script` (each with `arguments(folder)`, in a fresh
     /// folder) and expects the same output, once `onlyProduction` lines are left out of
-    /// production's, the same errors and the same exit status.
+    /// production's (and each is redrawn by `productionLine`, then all by `productionLines`), the
+    /// same errors and the same exit status.
     private func expectSame(
         _ production: String, _ essentials: String, script: String,
         arguments: (URL) -> [String] = { _ in [] },
         onlyProduction: (String) -> Bool = { _ in false },
-        productionLine: (String) -> String = { $0 }
+        productionLine: (String) -> String = { $0 },
+        productionLines: ([String]) -> [String] = { $0 }
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "essentials-\(UUID().uuidString)")
@@ -29,7 +31,8 @@ struct EssentialsTests {
         let expected = try await SampleRunner.run(production, arguments(first), script: script)
         let actual = try await SampleRunner.run(essentials, arguments(second), script: script)
 
-        let kept = expected.outputLines.filter { !onlyProduction($0) }.map(productionLine)
+        let kept = productionLines(
+            expected.outputLines.filter { !onlyProduction($0) }.map(productionLine))
         #expect(kept.count > 3, "the script shows too little to compare")
         #expect(actual.outputLines == kept)
         #expect(actual.errorLines == expected.errorLines)
@@ -112,8 +115,49 @@ struct EssentialsTests {
         try await expectSame(
             "attractions", "attractions-essentials", script: script,
             arguments: { ["--store", $0.appending(path: "attractions.json").path] },
-            // Production has undo and redo; the essentials do not.
-            onlyProduction: { $0.hasPrefix("  [Undo") })
+            // Production has undo and redo, and any field added to it since; the essentials
+            // have neither.
+            onlyProduction: { $0.hasPrefix("  [Undo") },
+            productionLines: Self.asEssentialsEditor)
+    }
+
+    /// The fields the essentials' editor shows, as it aligns them.
+    private static let essentialsFields = ["name", "notes"]
+
+    /// Production's editor screens as the essentials draw them.
+    ///
+    /// The header names only their fields, a field they do not have (the worked example adds
+    /// one) is left out, and each value and problem is aligned to their longest name. Other
+    /// lines are left as they are.
+    private static func asEssentialsEditor(_ lines: [String]) -> [String] {
+        let column = 2 + (essentialsFields.map(\.count).max() ?? 0) + 2
+        var inEditor = false
+        var shown = true  // whether the field whose lines these are is the essentials' too
+        return lines.compactMap { line in
+            if let header = line.firstMatch(
+                of: #/^Editing an attraction \((.*), then save or cancel\)$/#)
+            {
+                inEditor = true
+                let fields = header.1.split(separator: ", ").map(String.init)
+                let kept = fields.filter { essentialsFields.contains($0) }
+                return
+                    "Editing an attraction (\(kept.joined(separator: ", ")), then save or cancel)"
+            }
+            guard inEditor, line.hasPrefix("  ") else {
+                inEditor = false
+                return line
+            }
+            if let field = line.firstMatch(of: #/^  ([a-zA-Z]+): +(.*)$/#) {
+                shown = essentialsFields.contains(String(field.1))
+                let label = "  \(field.1): "
+                let padding = String(repeating: " ", count: max(0, column - label.count))
+                return shown ? label + padding + field.2 : nil
+            }
+            if let problem = line.firstMatch(of: #/^ +(! .*)$/#) {
+                return shown ? String(repeating: " ", count: column) + problem.1 : nil
+            }
+            return line
+        }
     }
 
     @Test("attractions-essentials keeps its list in its file, for the next run")
