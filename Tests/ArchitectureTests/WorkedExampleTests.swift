@@ -44,15 +44,20 @@ struct WorkedExampleTests {
     }
 
     @Test(
-        "each example stays within its budget of files, none of them in MVCStore or an adapter",
-        arguments: [("adding-a-field", 6), ("adding-a-switch", 5)])
-    func budget(example: String, maximumFiles: Int) throws {
+        "each example stays within its budget of files and of production code files, none of them in MVCStore or an adapter",
+        arguments: [("adding-a-field", 6, 3), ("adding-a-switch", 7, 2)])
+    func budget(example: String, maximumFiles: Int, maximumCodeFiles: Int) throws {
         let parts = try Self.parts(of: example)
+        let code = parts.map(\.path).filter {
+            $0.hasSuffix(".swift") && !$0.hasPrefix("Tests/") && !$0.hasPrefix("Documentation/")
+        }
 
         #expect(!parts.isEmpty, "\(example).diff holds no change")
         #expect(
             parts.count <= maximumFiles,
             "\(example) touches \(parts.count) files: \(parts.map(\.path))")
+        #expect(
+            code.count <= maximumCodeFiles, "\(example) changes \(code.count) code files: \(code)")
         for part in parts {
             #expect(!part.path.hasPrefix("Modules/Store/"), "\(example) changes \(part.path)")
             #expect(!part.path.hasPrefix("Adapters/"), "\(example) changes \(part.path)")
@@ -76,6 +81,30 @@ struct WorkedExampleTests {
                 #expect(
                     article.contains("```diff\n" + part.text + "```"),
                     "the article does not show \(part.path) as \(example).diff changes it")
+            }
+        }
+    }
+
+    @Test("every page that says how many switches the sample has says as many as the model lists")
+    func switchesCounted() throws {
+        let model = try String(
+            contentsOf: Self.root.appending(path: "Modules/Model/Switches/SwitchesModel.swift"),
+            encoding: .utf8)
+        let count = model.matches(of: #/Switch\(name: "/#).count
+        let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+        try #require((1...words.count).contains(count), "the model lists \(count) switches")
+        let places = [
+            "README.md", "Documentation/MVCLayers.docc/MVCLayers.md",
+            "Modules/Model/MVCModel.docc/MVCModel.md", "Modules/Model/Switches/SwitchesModel.swift",
+            "Samples/Switches/SwitchesScreen.swift", "Samples/Switches/main.swift",
+        ]
+        for place in places {
+            let text = try String(contentsOf: Self.root.appending(path: place), encoding: .utf8)
+            let pattern = #/\b(one|two|three|four|five|six|seven|eight|nine) (switches|buttons)\b/#
+            for said in text.matches(of: pattern.ignoresCase()) {
+                #expect(
+                    said.1.lowercased() == words[count - 1],
+                    "\(place) says “\(said.0)”; the model lists \(count) switches")
             }
         }
     }
