@@ -211,3 +211,31 @@ struct ReadmeLengthTests {
         #expect(ideas.lowerBound < samples.lowerBound)
     }
 }
+
+extension StatedFactsTests {
+    @Test(
+        "README's production reading path of each post names as many files as it says, each there, and post 004's is at most 650 lines"
+    )
+    func readingPaths() throws {
+        let readme = try String(
+            contentsOf: PackageReader.packageRoot.appending(path: "README.md"), encoding: .utf8)
+        let after = readme.components(separatedBy: "## The production reading path").last ?? ""
+        let section = after.components(separatedBy: "\n## ").first ?? ""
+        let posts = section.components(separatedBy: "\n- Post ").dropFirst()
+        #expect(posts.count == 3, "the reading path names \(posts.count) posts")
+        for post in posts {
+            let said = try #require(post.firstMatch(of: #/^(\d+), (\d+) files:/#))
+            let files = post.matches(of: #/`([\w/+.-]+\.swift)`/#).map { String($0.output.1) }
+            #expect(files.count == Int(String(said.output.2)), "post \(said.output.1): \(files)")
+            var lines = 0
+            for file in files {
+                let text = try String(
+                    contentsOf: PackageReader.packageRoot.appending(path: file), encoding: .utf8)
+                lines += text.filter { $0 == "\n" }.count
+            }
+            if said.output.1 == "004" {
+                #expect(lines <= 650, "post 004's reading path is \(lines) lines (at most 650)")
+            }
+        }
+    }
+}

@@ -11,36 +11,29 @@ public import MVCTracing
 /// and redo find their element by id, so they stay right after a merge.
 ///
 /// Changes are published on ``changes`` as ``ListStoreUpdate`` values that carry the elements
-/// they are about, keyed by element: subscribe to all of them to keep a list up to date row by
-/// row, or to one element's key to follow just that one. Changes another process saved reach
-/// subscribers the same way, through ``takeIn(base:fileVersion:notices:)`` or ``takeIn(_:)``.
+/// they are about, keyed by element (subscribe to all, or to one element's key), another
+/// process's changes too (``takeIn(base:fileVersion:notices:)``, ``takeIn(_:)``).
 ///
-/// Where the list is kept is a port, ``ListPersistence``: the store calls it after each edit and
-/// knows nothing of files. The adapters implement it: the JSON document's `ListStore.open(at:)`
-/// (MVCPersistence) and the SQLite database's `ListStore.openDatabase(at:)` (MVCSQLiteStore).
-///
-/// The store knows nothing of any one element type: it works from what ``/MVCModel/ListElement`` declares
-/// (the id, the fields, the rules). The attractions sample's store is `ListStore<Attraction>`.
+/// Where the list is kept is a port, ``ListPersistence``, told each edit; each adapter opens a
+/// store on its own (`open(at:)`, `openDatabase(at:)`, `openTable(at:)`). The store knows no
+/// element type: it works from what ``/MVCModel/ListElement`` declares (the id, the fields, the
+/// rules). The attractions sample's store is `ListStore<Attraction>`.
 @MainActor
 public final class ListStore<Element: ListElement> {
-    /// The update of each edit, undo, redo and merge, published after the list and history are
-    /// updated.
-    ///
-    /// Only the store publishes: subscribers get this feed, which cannot.
+    /// The update of each edit, undo, redo and merge, once the list and history changed: a feed
+    /// only the store publishes on.
     public var changes: UpdateSubscriptions<ListStoreUpdate<Element>> { channel.subscriptions }
     private let channel = UpdateChannel<ListStoreUpdate<Element>>()
-    /// Where saving stands; a repeated failure is a new value.
-    ///
-    /// Only the store writes it: others get this read-only view.
+    /// Where saving stands (a repeated failure is a new value), written only by the store.
     public var saving: ReadOnlyProperty<ListSavingState> { savingProperty.readOnly }
-    private let savingProperty = ObservableProperty<ListSavingState>(.saved)
+    let savingProperty = ObservableProperty<ListSavingState>(.saved)
     /// The latest conflict resolved, if any: while taking in another process's save, or when an
     /// editor's save met a change made elsewhere to the same field.
     public var notice: ReadOnlyProperty<ListStoreNotice?> { noticeProperty.readOnly }
     let noticeProperty = ObservableProperty<ListStoreNotice?>(nil)
     var list: EditableList<Element>
-    private var history = UndoHistory<ListEdit<Element>>()
-    private let persistence: (any ListPersistence<Element>)?
+    var history = UndoHistory<ListEdit<Element>>()
+    let persistence: (any ListPersistence<Element>)?
     let tracer: HopTracer
     private var savingToken: ObservationToken?
     var noticeCount = 0
@@ -74,14 +67,7 @@ public final class ListStore<Element: ListElement> {
         self.list = list
         self.persistence = persistence
         self.tracer = tracer
-        savingToken = persistence?.saveStatus.observe(options: .new) { [weak self] change in
-            guard let self, let status = change.newValue else { return }
-            let saving = ListSavingState(status)
-            // Every hop that leads to a screen's change is traced, a save's status included.
-            tracer.record(from: .persistence, to: .store, "save status: \(saving.word)")
-            tracer.record(from: .store, to: .observation, "saving \(saving.word)")
-            savingProperty.value = saving
-        }
+        savingToken = persistence.map(followSaving)
     }
 
     // MARK: Reading
@@ -106,11 +92,6 @@ public final class ListStore<Element: ListElement> {
     public func element(withID id: Element.ID) -> Element? {
         list.index(of: id).map { list.elements[$0] }
     }
-
-    /// What ``undo()`` would undo, as a menu would label it ("Delete “Louvre”"), if anything.
-    public var undoLabel: String? { history.undoLabel }
-    /// What ``redo()`` would redo, as a menu would label it, if anything.
-    public var redoLabel: String? { history.redoLabel }
 
     // MARK: Editing
 
@@ -201,42 +182,6 @@ public final class ListStore<Element: ListElement> {
         return deleted
     }
 
-    /// Undoes the most recent edit not yet undone.
-    ///
-    /// - Throws: ``ListStoreError/nothingToUndo``; or ``ListStoreError/changedElsewhere(_:)`` if
-    ///   another process's save removed what the edit was about (or brought back what it
-    ///   removed, or changed a field it set): that edit is dropped from the history.
-    public func undo() throws(ListStoreError<Element>) {
-        guard let entry = history.takeUndo() else { throw .nothingToUndo }
-        guard !overwritesElsewhere(entry.edit.inverse), perform(entry.edit.inverse, title: nil)
-        else {
-            history.dropRedo()
-            throw .changedElsewhere(entry.label)
-        }
-    }
-
-    /// Redoes the most recently undone edit.
-    ///
-    /// - Throws: ``ListStoreError/nothingToRedo``; or ``ListStoreError/changedElsewhere(_:)``, as
-    ///   for ``undo()``.
-    public func redo() throws(ListStoreError<Element>) {
-        guard let entry = history.takeRedo() else { throw .nothingToRedo }
-        guard !overwritesElsewhere(entry.edit), perform(entry.edit, title: nil) else {
-            history.dropUndo()
-            throw .changedElsewhere(entry.label)
-        }
-    }
-
-    /// Whether `edit`, an undo or a redo, would set a field that no longer holds what this
-    /// process left there: another process changed it since, and it is not this one's to take
-    /// back (the fields the edit did not touch are kept, as for any edit).
-    private func overwritesElsewhere(_ edit: ListEdit<Element>) -> Bool {
-        guard case .replace(let expected, let target) = edit,
-            let current = element(withID: expected.id)
-        else { return false }
-        return target.fieldsChanged(from: expected).contains { !$0.isEqual(current, expected) }
-    }
-
     // MARK: Effects
 
     /// Applies an edit, records it naming its element `title` (unless it is an undo or redo,
@@ -244,7 +189,7 @@ public final class ListStore<Element: ListElement> {
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
-    private func perform(
+    func perform(
         _ edit: ListEdit<Element>, title: String?, newIsChecked: Bool = false, position: Int = -1
     ) -> Bool {
         guard let change = list.apply(edit, newIsChecked: newIsChecked, position: position) else {
@@ -254,23 +199,6 @@ public final class ListStore<Element: ListElement> {
         recordForSaving(change)
         publish(change)
         return true
-    }
-
-    /// Names each element in `renamed` by its new title in the Undo and Redo labels: another
-    /// process renamed it, and a label names an element as the list calls it now (the edit
-    /// itself finds its element by id, whatever its name).
-    ///
-    /// - Complexity: O(*h*) for *h* entries in the history, once for any number of renames.
-    func relabelHistory(_ renamed: [Element.ID: String]) {
-        guard !renamed.isEmpty else { return }
-        history.relabel { entry in renamed[entry.edit.elementID].map(entry.edit.label(title:)) }
-    }
-
-    /// Hands `change` and the list after it to persistence, if the list is kept anywhere.
-    func recordForSaving(_ change: ListChange<Element>) {
-        guard let persistence else { return }
-        tracer.record(from: .store, to: .persistence, "listChanged(\(Element.counted(count)))")
-        persistence.listChanged(list.elements, by: change)
     }
 
     func publish(_ change: ListChange<Element>) {
