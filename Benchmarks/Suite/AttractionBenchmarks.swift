@@ -249,7 +249,7 @@ private final class RebuildingListPresenter {
     private static func build(_ store: AttractionStore) -> AttractionListViewState {
         AttractionListViewState(
             rows: store.elements.map {
-                .init(id: $0.id.description, name: $0.name, notes: $0.notes)
+                .init(id: $0.id.description, name: $0.name, parts: $0.listedParts)
             },
             undo: .init(
                 title: store.undoLabel.map { "Undo \($0)" } ?? "Undo",

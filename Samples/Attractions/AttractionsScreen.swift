@@ -142,8 +142,8 @@ final class AttractionsScreen {
         let last = min(count, first + windowSize)
         for index in first..<last {
             let row = state.rows[index]
-            let notes = row.notes.isEmpty ? "" : " — \(row.notes.terminalSafe)"
-            lines.append("  \(index + 1). \(row.name.terminalSafe)\(notes)")
+            let parts = row.parts.map { " — \($0.terminalSafe)" }.joined()
+            lines.append("  \(index + 1). \(row.name.terminalSafe)\(parts)")
         }
         if count > windowSize {
             let pages = (count + windowSize - 1) / windowSize

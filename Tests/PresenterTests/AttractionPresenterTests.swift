@@ -12,7 +12,9 @@ import Testing
 @MainActor
 enum Screens {
     static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
-        .init(id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+        .init(
+            id: attraction.id.description, name: attraction.name,
+            parts: attraction.notes.isEmpty ? [] : [attraction.notes])
     }
 
     static func list(

@@ -128,6 +128,24 @@ struct FieldSurvivalTests {
         return saved
     }
 
+    @Test(
+        "each field described as listed shows on the list's row, after the name, and no other field does"
+    )
+    func listedFieldsShow() {
+        let attraction = full()
+        let list = AttractionListPresenter(store: AttractionStore([attraction]))
+        let row = list.viewState.rows.first
+
+        #expect(row?.name == attraction.name)
+        for field in Attraction.fields where field.name != "name" {
+            let shown = row?.parts.contains { $0.contains(field.text(in: attraction)) } ?? false
+            #expect(
+                shown == field.isListed,
+                "“\(field.name)” is \(field.isListed ? "" : "not ")described as listed, and the row shows \(row?.parts ?? [])"
+            )
+        }
+    }
+
     @Test("a save and a load keep every field")
     func saveAndLoad() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -136,25 +136,33 @@ struct EssentialsTests {
             // Production has undo and redo, and any field added to it since; the essentials
             // have neither.
             onlyProduction: { $0.hasPrefix("  [Undo") },
-            productionLines: Self.asEssentialsEditor)
+            productionLines: Self.asEssentialsScreens)
     }
 
     /// The fields the essentials' editor shows, as it aligns them.
     private static let essentialsFields = ["name", "notes"]
 
-    /// Production's editor screens as the essentials draw them.
+    /// Production's screens as the essentials draw them.
     ///
-    /// The header names only their fields, a field they do not have (the worked example adds
-    /// one) is left out, and each value and problem is aligned to their longest name. Other
-    /// lines are left as they are.
-    private static func asEssentialsEditor(_ lines: [String]) -> [String] {
+    /// A field they do not have (the worked example adds one) is left out: of the editor's
+    /// header, of its lines, and of a list row's parts; each value and problem in the editor is
+    /// aligned to their longest name. Other lines are left as they are.
+    private static func asEssentialsScreens(_ lines: [String]) -> [String] {
         let column = 2 + (essentialsFields.map(\.count).max() ?? 0) + 2
+        let header = #/^Editing an attraction \((.*), then save or cancel\)$/#
+        let added = Set(
+            lines.compactMap { $0.firstMatch(of: header) }
+                .flatMap { $0.1.split(separator: ", ").map(String.init) }
+        ).subtracting(essentialsFields)
         var inEditor = false
         var shown = true  // whether the field whose lines these are is the essentials' too
         return lines.compactMap { line in
-            if let header = line.firstMatch(
-                of: #/^Editing an attraction \((.*), then save or cancel\)$/#)
-            {
+            if line.firstMatch(of: #/^  \d+\. /#) != nil {
+                return line.components(separatedBy: " — ").filter { part in
+                    !added.contains { part.hasPrefix("\($0) ") }
+                }.joined(separator: " — ")
+            }
+            if let header = line.firstMatch(of: header) {
                 inEditor = true
                 let fields = header.1.split(separator: ", ").map(String.init)
                 let kept = fields.filter { essentialsFields.contains($0) }

@@ -72,7 +72,7 @@ public struct Attraction: ListElement, Codable {
     /// here and nowhere else.
     public static let fields: [ElementField<Attraction>] = [
         ElementField("name", \.name, rule: AttractionRules.nameProblems),
-        ElementField("notes", \.notes, rule: AttractionRules.notesProblems),
+        ElementField("notes", \.notes, listed: true, rule: AttractionRules.notesProblems),
     ]
 
     /// Reads the fields ``fields`` lists; one a file does not have keeps its default.

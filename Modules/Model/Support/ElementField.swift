@@ -4,7 +4,7 @@
 /// ```swift
 /// static let fields: [ElementField<Attraction>] = [
 ///     ElementField("name", \.name, rule: AttractionRules.nameProblems),
-///     ElementField("notes", \.notes, rule: AttractionRules.notesProblems),
+///     ElementField("notes", \.notes, listed: true, rule: AttractionRules.notesProblems),
 /// ]
 /// ```
 ///
@@ -29,6 +29,9 @@ public final class ElementField<Element: ListElement>: Sendable {
     public let name: String
     /// What the field's value is.
     public let valueKind: ValueKind
+    /// Whether a list's row shows the field after the element's title (``listed(in:)``); an
+    /// editor shows every field.
+    public let isListed: Bool
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
@@ -44,13 +47,15 @@ public final class ElementField<Element: ListElement>: Sendable {
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
+    ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
     public convenience init(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, String> & Sendable,
+        listed: Bool = false,
         rule: @escaping @Sendable (String) -> [Element.Problem] = { _ in [] }
     ) {
-        self.init(name, keyPath, parse: { .success($0) }, rule: rule)
+        self.init(name, keyPath, parse: { .success($0) }, listed: listed, rule: rule)
     }
 
     /// Describes the field at `keyPath`, called `name`.
@@ -60,14 +65,17 @@ public final class ElementField<Element: ListElement>: Sendable {
     ///   - keyPath: Where the field is.
     ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot; the
     ///     value's `description` is what the editor shows, so `parse` must read it back.
+    ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
     public init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
         parse: @escaping @Sendable (String) -> Result<Value, Element.Problem>,
+        listed: Bool = false,
         rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
     ) {
         self.name = name
+        self.isListed = listed
         valueKind =
             switch Value.self {
             case let integer as any FixedWidthInteger.Type
@@ -120,6 +128,14 @@ public final class ElementField<Element: ListElement>: Sendable {
     /// The field's value in `element`, as a notice shows it.
     public func text(in element: Element) -> String {
         show(element)
+    }
+
+    /// What a list's row shows of the field after `element`'s title: text as it is, any other
+    /// value after the field's name ("rating 4"), nothing for empty text.
+    public func listed(in element: Element) -> String? {
+        let text = show(element)
+        guard !text.isEmpty else { return nil }
+        return valueKind == .text ? text : "\(name) \(text)"
     }
 
     /// Every rule the field breaks in `element`.
@@ -178,16 +194,18 @@ extension ElementField where Element.Problem == FieldProblem {
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
     ///   - keyPath: Where the field is.
+    ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
     public convenience init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        listed: Bool = false,
         rule: @escaping @Sendable (Value) -> [FieldProblem] = { _ in [] }
     ) {
         let parse: @Sendable (String) -> Result<Value, FieldProblem> = { text in
             Value(text).map { .success($0) }
                 ?? .failure(FieldProblem("the \(name) cannot be “\(text)”"))
         }
-        self.init(name, keyPath, parse: parse, rule: rule)
+        self.init(name, keyPath, parse: parse, listed: listed, rule: rule)
     }
 }

@@ -63,6 +63,12 @@ extension ListElement {
         Self.fields.flatMap { $0.problems(in: self) }
     }
 
+    /// What a list's row shows after the title: each listed field's part, in ``fields`` order
+    /// (see ``ElementField/listed(in:)``).
+    public var listedParts: [String] {
+        Self.fields.compactMap { $0.isListed ? $0.listed(in: self) : nil }
+    }
+
     /// The field names a stored element has: `id`, then each of ``fields``.
     public static var storedFieldNames: Set<String> {
         Set(["id"] + fields.map(\.name))

@@ -136,7 +136,7 @@ public struct AttractionListCore: Equatable, Sendable {
 
     private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
         AttractionListViewState.Row(
-            id: attraction.id.description, name: attraction.name, notes: attraction.notes)
+            id: attraction.id.description, name: attraction.name, parts: attraction.listedParts)
     }
 
     private static func undoCommand(label: String?) -> AttractionListViewState.Command {

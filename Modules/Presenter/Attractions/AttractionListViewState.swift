@@ -6,14 +6,15 @@ public struct AttractionListViewState: Equatable, Sendable {
         public var id: String
         /// The attraction's name.
         public var name: String
-        /// The attraction's notes; may be empty.
-        public var notes: String
+        /// What the row shows after the name: each field described as listed, in order (the
+        /// notes, unless empty).
+        public var parts: [String]
 
         /// Creates a row.
-        public init(id: String, name: String, notes: String) {
+        public init(id: String, name: String, parts: [String]) {
             self.id = id
             self.name = name
-            self.notes = notes
+            self.parts = parts
         }
     }
 
