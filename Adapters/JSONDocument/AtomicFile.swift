@@ -166,21 +166,10 @@ enum AtomicFile {
     /// The path a read or write really touches: `url`'s, with symbolic links followed (the file
     /// itself may be a link, even one whose target does not exist yet).
     static func resolvedPath(_ url: URL) throws(PersistenceError) -> String {
-        var path = url.path
-        for _ in 0..<40 {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(path, &buffer, buffer.count - 1)
-            guard length >= 0 else { return path }
-            let destination = String(
-                decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            path =
-                destination.hasPrefix("/")
-                ? destination
-                : URL(fileURLWithPath: path).deletingLastPathComponent().appending(
-                    path: destination
-                ).path
+        guard let target = SymbolicLinks.target(of: url, hops: SymbolicLinks.kernelHops) else {
+            throw .unreadable(path: url.path, reason: "too many levels of symbolic links")
         }
-        throw .unreadable(path: url.path, reason: "too many levels of symbolic links")
+        return target.path
     }
 
     /// Creates `folder` and any missing parents, saying which one could not be made and why.

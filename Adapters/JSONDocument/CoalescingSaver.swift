@@ -59,6 +59,11 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     private var recheck: Task<Void, Never>?
     private var flushWaiters: [CheckedContinuation<PersistenceError?, Never>] = []
 
+    /// How long a saver waits after a change for more before it writes, unless told: long
+    /// enough that a burst of typing is one write, short enough that a kill a moment after an
+    /// edit seldom loses it (the signal handlers flush at once).
+    public static var defaultDelay: Duration { .milliseconds(300) }
+
     /// Creates a saver for `file`.
     ///
     /// - Parameters:
@@ -72,7 +77,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     public init(
         file: DocumentFile<Document>,
         snapshot: DocumentSnapshot<Document> = .missing,
-        delay: Duration = .milliseconds(300),
+        delay: Duration = CoalescingSaver.defaultDelay,
         clock: any Clock<Duration> = ContinuousClock(),
         tracer: HopTracer = .disabled,
         merge: @escaping DocumentFile<Document>.Merge

@@ -23,7 +23,8 @@ struct CompanionFiles {
 
     /// The longest suffix a companion file adds to the stem: `.` + 8 hex digits + `.tmp`.
     private static let longestSuffix = 13
-    private static let nameLimit = 255
+    /// The longest name a folder holds, in bytes: the system's `NAME_MAX`.
+    private static let nameLimit = Int(NAME_MAX)
 
     /// The companions of the document at `path` (symbolic links already followed).
     init(ofDocumentAt path: String) {

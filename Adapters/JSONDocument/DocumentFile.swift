@@ -347,21 +347,10 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             guard let saves = try? container.decode([String].self, forKey: .saves) else {
                 throw problem("it should be a list of save ids, each a string")
             }
-            if let bad = saves.firstIndex(where: { !isSaveID($0) }) {
-                throw problem(
-                    "save id \(bad + 1) is not 1 to 64 letters, digits and hyphens, as a save writes"
-                )
+            if let bad = saves.firstIndex(where: { !SaveHistory.isSaveID($0) }) {
+                throw problem("save id \(bad + 1) is not a UUID, as a save writes")
             }
             return saves
-        }
-
-        /// Whether `text` could name a save: 1 to 64 ASCII letters, digits and hyphens.
-        private static func isSaveID(_ text: String) -> Bool {
-            (1...64).contains(text.utf8.count)
-                && text.utf8.allSatisfy { byte in
-                    byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39)
-                        || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
-                }
         }
     }
 }

@@ -35,6 +35,9 @@ package final class FolderLock {
     deinit { release() }
 
     /// How long a process waits for another to let go of a folder's lock (or a lock file's).
+    ///
+    /// A save holds it for one write and rename, milliseconds, so 10 s is a stuck process:
+    /// longer than an SQLite edit's busy wait, since a document's save is the whole list.
     package static let patience: Duration = .seconds(10)
 
     /// Locks the folder that holds `file`, waiting until `deadline` (at most ``patience`` after

@@ -34,7 +34,7 @@ extension ListStore where Element: DocumentListElement {
     ///   model's rules; nothing is written.
     public static func open(
         at url: URL,
-        delay: Duration = .milliseconds(300),
+        delay: Duration = CoalescingSaver<[Element]>.defaultDelay,
         clock: any Clock<Duration> = ContinuousClock(),
         watchInterval: Duration? = nil,
         watching: Bool = true,

@@ -69,11 +69,16 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
         if state.lookAsked() { startWorking() }
     }
 
+    /// How long closing keeps trying an unreachable server, unless told: 10 s, less than SQLite's
+    /// minute, since a server that does not answer is seldom back within a minute, while a local
+    /// lock is seldom held longer than a commit.
+    public static var defaultClosingPatience: Duration { .seconds(10) }
+
     /// Writes what is queued, trying for up to `patience` while the server cannot be reached,
     /// then lets go of the server; returns leaving no notice, status change or connection.
     ///
     /// - Throws: Why edits were not saved, and how many.
-    public func close(patience: Duration = .seconds(10)) async throws(PersistenceError) {
+    public func close(patience: Duration = defaultClosingPatience) async throws(PersistenceError) {
         if state.isClosedForGood { return }
         guard state.closingPatience == nil else {
             while !state.isClosedForGood { await nextTurn() }

@@ -46,7 +46,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Describes the database at `url`; nothing is opened yet.
-    init(url: URL, busyWait: Duration = .seconds(5)) {
+    init(url: URL, busyWait: Duration = SQLitePersistence<Element>.defaultBusyWait) {
         self.url = Self.followingLinks(url)
         path = self.url.path
         self.busyWait = busyWait
@@ -64,7 +64,7 @@ actor ListDatabase<Element: SQLiteListElement> {
                 reason: type == S_IFDIR
                     ? "it is a folder"
                     : type == S_IFLNK
-                        ? "its links lead round in a loop, or through more than 100 links"
+                        ? "its links lead round in a loop, or through more than \(SymbolicLinks.sqliteHops) links"
                         : "it is not a file but a device, a pipe or a socket")
         }
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
@@ -140,23 +140,10 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     // MARK: Helpers
 
-    /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included.
+    /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included; past
+    /// SQLite's limit, `url` itself, which SQLite then refuses to open.
     static func followingLinks(_ url: URL) -> URL {
-        var (folder, name) = (url.deletingLastPathComponent().path, url.lastPathComponent)
-        // As many links as SQLite follows.
-        for _ in 0..<100 {
-            // The folder as the system resolves it: `..` after a link leads out of its target.
-            if let resolved = realpath(folder, nil) {
-                folder = String(cString: resolved)
-                free(resolved)
-            }
-            let file = URL(fileURLWithPath: folder).appending(path: name)
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)
-            else { return file }
-            let next = URL(fileURLWithPath: target.hasPrefix("/") ? target : "\(folder)/\(target)")
-            (folder, name) = (next.deletingLastPathComponent().path, next.lastPathComponent)
-        }
-        return URL(fileURLWithPath: folder).appending(path: name)
+        SymbolicLinks.target(of: url, hops: SymbolicLinks.sqliteHops) ?? url
     }
 
     /// A connection, and whether it is `immutable` (where SQLite cannot make the log's index).

@@ -20,7 +20,7 @@ extension ListStore where Element: SQLiteListElement {
     ///   schema version, or has a row that breaks the model's rules; nothing is written to it.
     public static func openDatabase(
         at url: URL,
-        busyWait: Duration = .seconds(5),
+        busyWait: Duration = SQLitePersistence<Element>.defaultBusyWait,
         pollInterval: Duration? = .milliseconds(25),
         clock: any Clock<Duration> = ContinuousClock(),
         tracer: HopTracer = .disabled

@@ -39,11 +39,13 @@ final class SQLiteConnection {
     {
         // SQLite names a companion `name-journal`: refused before any file is made.
         let name = path.split(separator: "/").last?.utf8.count ?? 0
-        if !readOnly, name + 8 > 255 {
+        // The longest name a folder holds, in bytes: the system's `NAME_MAX`.
+        let limit = Int(NAME_MAX)
+        if !readOnly, name + 8 > limit {
             throw SQLiteError(
                 code: SQLITE_CANTOPEN,
                 message:
-                    "its name is \(name) bytes long, and SQLite needs 8 more for its -journal file (a name may have 255 at most); use a name of at most 247 bytes"
+                    "its name is \(name) bytes long, and SQLite needs 8 more for its -journal file (a name may have \(limit) at most); use a name of at most \(limit - 8) bytes"
             )
         }
         let isNew = !readOnly && !FileManager.default.fileExists(atPath: path)

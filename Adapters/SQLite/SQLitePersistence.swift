@@ -81,11 +81,21 @@ public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistenc
         )
     }
 
+    /// How long an edit waits for another process's write lock before it is refused, unless
+    /// told: a commit of another process takes milliseconds, so 5 s is a stuck writer, and the
+    /// edit is told as failed while the user still remembers making it.
+    public nonisolated static var defaultBusyWait: Duration { .seconds(5) }
+
+    /// How long closing waits for other programs' locks, unless told: a minute, far longer than
+    /// an edit's ``defaultBusyWait``, since nothing after closing can save what is queued, and a
+    /// program that ends is seldom in a hurry.
+    public nonisolated static var defaultClosingPatience: Duration { .seconds(60) }
+
     /// Writes what is queued, waiting for other programs' locks for up to `patience` in all, then
     /// closes the database; returns leaving no notice, status change or open file behind.
     ///
     /// - Throws: Why edits are in no file, and how many; the file is closed all the same.
-    public func close(patience: Duration = .seconds(60)) async throws(PersistenceError) {
+    public func close(patience: Duration = defaultClosingPatience) async throws(PersistenceError) {
         if state.isClosedForGood { return }
         guard state.closingPatience == nil else {
             while !state.isClosedForGood { await nextTurn() }

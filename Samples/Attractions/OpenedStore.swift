@@ -133,11 +133,12 @@ struct OpenedStore {
 
     /// The first name beside `url` that nothing has (a link that leads nowhere counts as
     /// something): `name.recovered.json`, then `name.recovered-2.json` and so on, the name
-    /// shortened if the folder's 255 bytes would have no room for the suffix.
+    /// shortened if a name's `NAME_MAX` bytes (255) would have no room for the suffix.
     private static func recoveryURL(for url: URL) -> URL {
         var stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
-        while !stem.isEmpty, stem.utf8.count + suffix.utf8.count + ".recovered-99".count > 255 {
+        let room = Int(NAME_MAX) - suffix.utf8.count - ".recovered-99".count
+        while !stem.isEmpty, stem.utf8.count > room {
             stem.removeLast()
         }
         for number in 1... {

@@ -60,8 +60,12 @@ struct SaveHistoryTests {
             (#""saves": "x""#, "the field saves: it should be a list of save ids, each a string"),
             (#""saves": null"#, "the field saves: it should be a list of save ids, each a string"),
             (#""saves": [1]"#, "the field saves: it should be a list of save ids, each a string"),
-            (#""saves": ["a", ""]"#, "the field saves: save id 2 is not 1 to 64 letters"),
-            (#""saves": ["a b"]"#, "the field saves: save id 1 is not 1 to 64 letters"),
+            (
+                #""saves": ["6F9619FF-8B86-D011-B42D-00C04FC964FF", ""]"#,
+                "the field saves: save id 2 is not a UUID"
+            ),
+            (#""saves": ["a b"]"#, "the field saves: save id 1 is not a UUID"),
+            (#""saves": ["6F9619FF8B86D011B42D00C04FC964FF"]"#, "save id 1 is not a UUID"),
             (#""saves": ["a"], "saves": []"#, "“saves”"),
         ])
     func badSavesRefused(field: String, reason: String) async throws {
