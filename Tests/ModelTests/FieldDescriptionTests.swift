@@ -101,7 +101,7 @@ private struct Bookmark: ListElement {
     static var noun: String { "bookmark" }
     static let fields: [ElementField<Bookmark>] = [
         ElementField("title", \.title, rule: { $0.isEmpty ? [FieldProblem("no title")] : [] }),
-        ElementField("visits", \.visits),
+        ElementField("visits", \.visits, listed: true),
     ]
 
     init(blankWithID id: Int) { self.id = id }
@@ -125,5 +125,17 @@ struct DefaultProblemTests {
         #expect(draft.problems == [FieldProblem("the visits cannot be “many”")])
         draft.setText("12", ofField: "visits")
         #expect(try draft.validated().get().visits == 12)
+    }
+
+    @Test(
+        "a listed field is on the row after the title once it is not its default, a number after its name"
+    )
+    func listedParts() {
+        var bookmark = Bookmark(blankWithID: 1)
+        bookmark.title = "Swift forums"
+        #expect(bookmark.listedParts.isEmpty)
+        bookmark.visits = 3
+        #expect(bookmark.listedParts == ["visits 3"])
+        #expect(Attraction(name: "Louvre", notes: "Mona Lisa").listedParts == ["Mona Lisa"])
     }
 }

@@ -29,8 +29,8 @@ public final class ElementField<Element: ListElement>: Sendable {
     public let name: String
     /// What the field's value is.
     public let valueKind: ValueKind
-    /// Whether a list's row shows the field after the element's title (``listed(in:)``); an
-    /// editor shows every field.
+    /// Whether a list's row shows the field after the element's title, unless it holds its
+    /// default (``listed(in:)``); an editor shows every field.
     public let isListed: Bool
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
@@ -131,10 +131,11 @@ public final class ElementField<Element: ListElement>: Sendable {
     }
 
     /// What a list's row shows of the field after `element`'s title: text as it is, any other
-    /// value after the field's name ("rating 4"), nothing for empty text.
+    /// value after the field's name ("rating 4"), nothing while the field holds its default
+    /// (empty notes, an unrated 0).
     public func listed(in element: Element) -> String? {
+        guard !equal(element, Element(blankWithID: element.id)) else { return nil }
         let text = show(element)
-        guard !text.isEmpty else { return nil }
         return valueKind == .text ? text : "\(name) \(text)"
     }
 
