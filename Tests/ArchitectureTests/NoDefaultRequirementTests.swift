@@ -23,7 +23,7 @@ struct NoDefaultRequirementTests {
         // The protocols the posts are about are all there: a rename must not empty the check.
         #expect(
             names.isSuperset(of: [
-                "AttractionEditorDelegate", "DataManagerOperations", "DataManagerForwarding",
+                "ElementEditorDelegate", "DataManagerOperations", "DataManagerForwarding",
                 "RemoteConnectionManagerOperations", "RemoteConnectionManagerForwarding",
             ]), "found only \(names.sorted())")
 

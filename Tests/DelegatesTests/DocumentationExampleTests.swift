@@ -13,7 +13,7 @@ struct DelegatesDocumentationExampleTests {
         // BEGIN MVCDelegates example
         let store = AttractionStore()
         let delegate = CreateAttractionDelegate(store: store)
-        try delegate.saveAttraction(Attraction(id: delegate.newAttraction.id, name: "Louvre"))
+        try delegate.saveElement(Attraction(id: delegate.newElement.id, name: "Louvre"))
         // END MVCDelegates example
 
         #expect(store.elements.map(\.name) == ["Louvre"])

@@ -17,7 +17,7 @@ enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
     /// A store holding two attractions, a delegate of this kind, and the attraction its editor opens on.
     @MainActor
     func makeEditing() -> (
-        store: AttractionStore, delegate: any AttractionEditorDelegate, opened: Attraction
+        store: AttractionStore, delegate: any ElementEditorDelegate<Attraction>, opened: Attraction
     ) {
         let existing = [
             Attraction(name: "Louvre"), Attraction(name: "Orsay", notes: "Impressionists"),
@@ -26,7 +26,7 @@ enum DelegateKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .create:
             let delegate = CreateAttractionDelegate(store: store)
-            return (store, delegate, delegate.newAttraction)
+            return (store, delegate, delegate.newElement)
         case .edit:
             return (store, EditAttractionDelegate(editing: existing[1], in: store), existing[1])
         }
@@ -44,7 +44,7 @@ extension Ideas {
             let (store, delegate, opened) = kind.makeEditing()
             let edited = Attraction(id: opened.id, name: "Musée Rodin", notes: "The Thinker")
 
-            try delegate.saveAttraction(edited)
+            try delegate.saveElement(edited)
 
             #expect(store.element(withID: opened.id) == edited)
         }
@@ -58,7 +58,7 @@ extension Ideas {
             var changes: [AttractionListChange] = []
             let token = store.changes.subscribeToAll { changes.append($0.change) }
 
-            try delegate.saveAttraction(Attraction(id: opened.id, name: "Musée Rodin"))
+            try delegate.saveElement(Attraction(id: opened.id, name: "Musée Rodin"))
             try store.undo()
 
             #expect(changes.count == 2)
@@ -82,12 +82,12 @@ extension Ideas {
             arguments: DelegateKind.allCases)
         func delegateDeallocates(kind: DelegateKind) throws {
             let store: AttractionStore
-            weak var weakDelegate: (any AttractionEditorDelegate)?
+            weak var weakDelegate: (any ElementEditorDelegate<Attraction>)?
             do {
                 let (madeStore, delegate, opened) = kind.makeEditing()
                 store = madeStore
                 weakDelegate = delegate
-                try delegate.saveAttraction(Attraction(id: opened.id, name: "Musée Rodin"))
+                try delegate.saveElement(Attraction(id: opened.id, name: "Musée Rodin"))
             }
 
             #expect(weakDelegate == nil)
@@ -105,7 +105,7 @@ extension Ideas {
             let store = AttractionStore([Attraction(name: "Louvre")])
             let delegate = CreateAttractionDelegate(store: store)
 
-            try delegate.saveAttraction(Attraction(id: delegate.newAttraction.id, name: "Orsay"))
+            try delegate.saveElement(Attraction(id: delegate.newElement.id, name: "Orsay"))
 
             #expect(store.elements.map(\.name) == ["Louvre", "Orsay"])
             #expect(store.undoLabel == "Add “Orsay”")
@@ -115,11 +115,11 @@ extension Ideas {
         func createTwice() throws {
             let store = AttractionStore()
             let delegate = CreateAttractionDelegate(store: store)
-            let new = Attraction(id: delegate.newAttraction.id, name: "Orsay")
-            try delegate.saveAttraction(new)
+            let new = Attraction(id: delegate.newElement.id, name: "Orsay")
+            try delegate.saveElement(new)
 
             #expect(throws: AttractionEditorError.alreadySaved) {
-                try delegate.saveAttraction(new)
+                try delegate.saveElement(new)
             }
         }
 
@@ -133,7 +133,7 @@ extension Ideas {
             let delegate = EditAttractionDelegate(editing: louvre, in: store)
             try store.move(from: 0, to: 1)
 
-            try delegate.saveAttraction(
+            try delegate.saveElement(
                 Attraction(id: louvre.id, name: "Louvre", notes: "Mona Lisa"))
 
             #expect(store.elements.map(\.notes) == ["", "Mona Lisa"])
@@ -147,8 +147,8 @@ extension Ideas {
             let delegate = EditAttractionDelegate(editing: louvre, in: store)
             try store.delete(at: 0)
 
-            #expect(throws: AttractionEditorError.attractionGone) {
-                try delegate.saveAttraction(Attraction(id: louvre.id, name: "Louvre"))
+            #expect(throws: AttractionEditorError.elementGone) {
+                try delegate.saveElement(Attraction(id: louvre.id, name: "Louvre"))
             }
             #expect(store.elements.isEmpty)
         }
@@ -164,8 +164,8 @@ extension Ideas {
             let create = CreateAttractionDelegate(store: store, tracer: tracer)
             let edit = EditAttractionDelegate(editing: louvre, in: store, tracer: tracer)
 
-            try create.saveAttraction(Attraction(id: create.newAttraction.id, name: "Orsay"))
-            try edit.saveAttraction(Attraction(id: louvre.id, name: "Le Louvre"))
+            try create.saveElement(Attraction(id: create.newElement.id, name: "Orsay"))
+            try edit.saveElement(Attraction(id: louvre.id, name: "Le Louvre"))
 
             #expect(
                 hops.withLock { $0 } == [
@@ -178,9 +178,9 @@ extension Ideas {
 
 /// A delegate that cares about cancelling.
 @MainActor
-private final class CancelCountingDelegate: AttractionEditorDelegate {
+private final class CancelCountingDelegate: ElementEditorDelegate {
     var cancellations = 0
-    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {}
+    func saveElement(_ attraction: Attraction) throws(AttractionEditorError) {}
     func cancelEditing() { cancellations += 1 }
 }
 
@@ -193,7 +193,7 @@ extension Ideas {
         )
         func implementedCancelIsCalled() {
             let counting = CancelCountingDelegate()
-            let delegate: any AttractionEditorDelegate = counting
+            let delegate: any ElementEditorDelegate<Attraction> = counting
 
             delegate.cancelEditing()
 

@@ -130,7 +130,7 @@ struct AttractionListCoreTests {
 
     @Test("each kind of store change edits the rows from the event alone")
     func rowsFollowChanges() {
-        var core = AttractionListCore(attractions: [louvre], undoLabel: nil, redoLabel: nil)
+        var core = AttractionListCore(elements: [louvre], undoLabel: nil, redoLabel: nil)
         let renamed = Attraction(id: louvre.id, name: "Le Louvre", notes: "")
 
         #expect(core.handle(update(.inserted(orsay, at: 1), undo: "Add “Orsay”")) == [])
@@ -147,7 +147,7 @@ struct AttractionListCoreTests {
 
     @Test("a change whose position does not fit asks for a reload, which then replaces the rows")
     func misfitReloads() {
-        var core = AttractionListCore(attractions: [louvre], undoLabel: nil, redoLabel: nil)
+        var core = AttractionListCore(elements: [louvre], undoLabel: nil, redoLabel: nil)
 
         #expect(core.handle(update(.removed(orsay, at: 5))) == [.reloadFromStore])
         #expect(core.viewState.rows.map(\.name) == ["Louvre"])
@@ -158,7 +158,7 @@ struct AttractionListCoreTests {
 
     @Test("a refused intent shows its error, the next store change clears it, dismissing too")
     func errors() {
-        var core = AttractionListCore(attractions: [], undoLabel: "Add", redoLabel: nil)
+        var core = AttractionListCore(elements: [], undoLabel: "Add", redoLabel: nil)
 
         core.handle(.intentFailed("no row 3", undoLabel: nil, redoLabel: nil))
         #expect(core.viewState.lastError == "no row 3")
@@ -173,7 +173,7 @@ struct AttractionListCoreTests {
 
     @Test("saving problems and notices are shown, and a save clears the problem")
     func savingAndNotices() {
-        var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+        var core = AttractionListCore(elements: [], undoLabel: nil, redoLabel: nil)
 
         core.handle(.savingChanged(.failed(message: "disk full", attempts: 1)))
         #expect(core.viewState.saveProblem == "not saved: disk full")
@@ -190,7 +190,7 @@ struct AttractionListCoreTests {
 
     @Test("an edit not yet saved is marked pending until saving says saved, or why not")
     func pendingMark() {
-        var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+        var core = AttractionListCore(elements: [], undoLabel: nil, redoLabel: nil)
 
         #expect(!core.viewState.isSavePending)
         core.handle(.savingChanged(.pending))
@@ -203,7 +203,7 @@ struct AttractionListCoreTests {
 
     @Test("a notice is said once: the next change of the list takes it off the screen")
     func noticeShownOnce() {
-        var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
+        var core = AttractionListCore(elements: [], undoLabel: nil, redoLabel: nil)
 
         core.handle(.noticeArrived(ListStoreNotice(sequenceNumber: 1, message: "kept theirs")))
         core.handle(.savingChanged(.pending))

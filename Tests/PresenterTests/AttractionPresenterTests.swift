@@ -281,10 +281,10 @@ extension Ideas {
 
 /// A delegate that records what the editor told it.
 @MainActor
-private final class RecordingDelegate: AttractionEditorDelegate {
+private final class RecordingDelegate: ElementEditorDelegate {
     var saved: [Attraction] = []
     var cancellations = 0
-    func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
+    func saveElement(_ attraction: Attraction) throws(AttractionEditorError) {
         saved.append(attraction)
     }
     func cancelEditing() { cancellations += 1 }

@@ -224,7 +224,7 @@ struct AttractionsSampleTests {
         #expect(
             Array(hops[save...]) == [
                 "  trace: view → presenter: saveTapped()",
-                "  trace: presenter → delegate: saveAttraction(“Louvre”)",
+                "  trace: presenter → delegate: saveElement(“Louvre”)",
                 "  trace: delegate → store: mergeEdit(of: “Louvre”, result: “Louvre”)",
                 "  trace: store → persistence: listChanged(1 attraction)",
                 // Saving is pending: the list marks it.

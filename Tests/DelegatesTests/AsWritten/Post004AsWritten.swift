@@ -6,8 +6,8 @@ import Testing
 // Post 004 ("Editing Attractions – Using a Delegate") as written, rendered in Swift by this
 // project: the editor holds its delegate weakly and asks, by name, whether it answers an optional
 // message before sending it; the name it asks about is not the one the delegate implements. The
-// package's version is `AttractionEditorDelegate` (Modules/Delegates/Attractions) and the editor
-// that owns its delegate while the edit lasts (`AttractionDetailPresenter`).
+// package's version is `ElementEditorDelegate` (Modules/Delegates/Elements) and the editor that
+// owns its delegate while the edit lasts (`ElementEditorPresenter`, the attractions' editor).
 
 /// A delegate as the post has it: what it answers is looked up by name.
 private protocol EditorDelegateAsWritten: AnyObject {
@@ -87,13 +87,13 @@ extension Ideas {
             "the package: cancel is a protocol requirement the compiler dispatches (EditorOwnershipTests show the editor keeping its delegate)"
         )
         func protocolDispatchAndOwnership() throws {
-            final class CountingDelegate: AttractionEditorDelegate {
+            final class CountingDelegate: ElementEditorDelegate {
                 var cancelled = 0
-                func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {}
+                func saveElement(_ attraction: Attraction) throws(AttractionEditorError) {}
                 func cancelEditing() { cancelled += 1 }
             }
             let delegate = CountingDelegate()
-            let editor: any AttractionEditorDelegate = delegate
+            let editor: any ElementEditorDelegate<Attraction> = delegate
 
             editor.cancelEditing()
 

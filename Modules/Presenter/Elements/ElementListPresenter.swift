@@ -1,41 +1,43 @@
 import MVCDelegates
-import MVCModel
+public import MVCModel
 public import MVCObservation
 public import MVCStore
 public import MVCTracing
 
-/// Presents the list of attractions and opens editors on them.
+/// Presents a list of elements and opens editors on them, following the store's fine-grained
+/// changes (an insert inserts one row, an update rebuilds one), so a long list is never rebuilt
+/// for a one-row edit.
 ///
-/// It follows the store's fine-grained changes: an insert inserts one row, a move moves one, an
-/// update rebuilds one, so a long list is never rebuilt whole for a one-row edit. Undo and Redo
-/// carry the labels of what they would do.
-///
-/// Editors get a delegate that fits: ``newTapped()`` opens one whose delegate adds to the store,
-/// ``editTapped(at:)`` one whose delegate merges the edit into the attraction it was opened on. The editor
-/// itself knows neither.
-///
-/// The decisions are ``AttractionListCore``'s (a pure value); this class calls the store, feeds
-/// what happened to the core, and publishes its view-state.
+/// Editors get a delegate that fits: ``newTapped()`` one that adds to the store,
+/// ``editTapped(at:)`` one that merges the edit into the element it was opened on; the editor
+/// knows neither. The decisions are ``ElementListCore``'s (a pure value); this class calls the
+/// store, feeds what happened to the core, and publishes its view-state.
 @MainActor
-public final class AttractionListPresenter: ViewStatePresenter {
-    private let store: AttractionStore
+public final class ElementListPresenter<Element: ListElement>: ViewStatePresenter {
+    private let store: ListStore<Element>
+    private let makeNew: @MainActor () -> Element
     private let tracer: HopTracer
     /// The core, observed whole; a view-state observer is handed its `viewState`.
-    private let state: ObservableProperty<AttractionListCore>
+    private let state: ObservableProperty<ElementListCore<Element>>
     private var tokens: [ObservationToken] = []
 
     /// Creates a presenter for `store` and starts following its changes, its saving and its
     /// notices.
     ///
     /// - Parameters:
-    ///   - store: The attractions to present.
+    ///   - store: The elements to present.
+    ///   - newElement: A blank element with a new id, for each new one the user starts.
     ///   - tracer: Told each hop the presenter makes or receives.
-    public init(store: AttractionStore, tracer: HopTracer = .disabled) {
+    public init(
+        store: ListStore<Element>, newElement: @escaping @MainActor () -> Element,
+        tracer: HopTracer = .disabled
+    ) {
         self.store = store
+        self.makeNew = newElement
         self.tracer = tracer
         self.state = ObservableProperty(
-            AttractionListCore(
-                attractions: store.elements, undoLabel: store.undoLabel,
+            ElementListCore<Element>(
+                elements: store.elements, undoLabel: store.undoLabel,
                 redoLabel: store.redoLabel, saving: store.saving.value))
         tokens.append(
             store.changes.subscribeToAll { [weak self] update in
@@ -60,10 +62,10 @@ public final class AttractionListPresenter: ViewStatePresenter {
     }
 
     /// What the list shows now.
-    public var viewState: AttractionListViewState { state.value.viewState }
+    public var viewState: ElementListViewState<Element> { state.value.viewState }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (AttractionListViewState) -> Void)
+    public func observeViewState(_ handler: @escaping (ElementListViewState<Element>) -> Void)
         -> ObservationToken
     {
         state.observe(options: .new) { change in
@@ -76,27 +78,27 @@ public final class AttractionListPresenter: ViewStatePresenter {
     // Each intent returns whether it succeeded; a failure also shows as the view-state's
     // `lastError`, which the next successful change clears.
 
-    /// The user added an attraction by name in one step.
+    /// The user added an element in one step, typing its first field (an attraction's name).
     ///
     /// It goes the way an editor's Save goes, through a create delegate, so there is one path
-    /// for creating an attraction.
+    /// for creating an element.
     ///
     /// - Returns: Whether it was added; if not, the view-state's `lastError` says why.
     @discardableResult
     public func addTapped(name: String) -> Bool {
-        let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
-        var draft = ElementDraft(editing: delegate.newAttraction)
-        draft.setText(name, ofField: "name")
-        let attraction: Attraction
+        let delegate = CreateElementDelegate(store: store, newElement: makeNew(), tracer: tracer)
+        var draft = ElementDraft(editing: delegate.newElement)
+        if let first = Element.fields.first { draft.setText(name, ofField: first.name) }
+        let element: Element
         switch draft.validated() {
-        case .success(let valid): attraction = valid
+        case .success(let valid): element = valid
         case .failure(let problem):
             send(.inputRefused(problem.description))
             return false
         }
-        tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
+        tracer.record(from: .presenter, to: .delegate, "saveElement(“\(element.title)”)")
         do {
-            try delegate.saveAttraction(attraction)
+            try delegate.saveElement(element)
             return true
         } catch {
             send(.inputRefused(error.description))
@@ -104,27 +106,27 @@ public final class AttractionListPresenter: ViewStatePresenter {
         }
     }
 
-    /// The user asked for a new attraction: an editor whose delegate adds to the store.
+    /// The user asked for a new element: an editor whose delegate adds to the store.
     ///
-    /// - Returns: The editor, on a blank attraction.
-    public func newTapped() -> AttractionDetailPresenter {
-        let delegate = CreateAttractionDelegate(store: store, tracer: tracer)
+    /// - Returns: The editor, on a blank element.
+    public func newTapped() -> ElementEditorPresenter<Element> {
+        let delegate = CreateElementDelegate(store: store, newElement: makeNew(), tracer: tracer)
         send(.errorDismissed)
-        return AttractionDetailPresenter(
-            editing: delegate.newAttraction, delegate: delegate, tracer: tracer)
+        return ElementEditorPresenter<Element>(
+            editing: delegate.newElement, delegate: delegate, tracer: tracer)
     }
 
-    /// The user asked to edit the attraction at `position`: an editor whose delegate merges the
+    /// The user asked to edit the element at `position`: an editor whose delegate merges the
     /// edit into it.
     ///
     /// - Returns: The editor, or `nil` (with the error shown) if there is no such row.
-    public func editTapped(at position: Int) -> AttractionDetailPresenter? {
-        perform { () throws(AttractionStoreError) -> AttractionDetailPresenter in
-            let attraction = try store.element(at: position)
-            let delegate = EditAttractionDelegate(
-                editing: attraction, in: store, tracer: tracer)
-            return AttractionDetailPresenter(
-                editing: attraction, delegate: delegate, tracer: tracer)
+    public func editTapped(at position: Int) -> ElementEditorPresenter<Element>? {
+        perform { () throws(ListStoreError<Element>) -> ElementEditorPresenter<Element> in
+            let element = try store.element(at: position)
+            let delegate = EditElementDelegate(
+                editing: element, in: store, tracer: tracer)
+            return ElementEditorPresenter<Element>(
+                editing: element, delegate: delegate, tracer: tracer)
         }
     }
 
@@ -132,7 +134,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
     @discardableResult
     public func moveTapped(from source: Int, to destination: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "move(from: \(source), to: \(destination))")
-        return perform { () throws(AttractionStoreError) in
+        return perform { () throws(ListStoreError<Element>) in
             try store.move(from: source, to: destination)
         } != nil
     }
@@ -141,7 +143,7 @@ public final class AttractionListPresenter: ViewStatePresenter {
     @discardableResult
     public func deleteTapped(at position: Int) -> Bool {
         tracer.record(from: .presenter, to: .store, "delete(at: \(position))")
-        return perform { () throws(AttractionStoreError) in _ = try store.delete(at: position) }
+        return perform { () throws(ListStoreError<Element>) in _ = try store.delete(at: position) }
             != nil
     }
 
@@ -149,14 +151,14 @@ public final class AttractionListPresenter: ViewStatePresenter {
     @discardableResult
     public func undoTapped() -> Bool {
         tracer.record(from: .presenter, to: .store, "undo()")
-        return perform { () throws(AttractionStoreError) in try store.undo() } != nil
+        return perform { () throws(ListStoreError<Element>) in try store.undo() } != nil
     }
 
     /// The user chose Redo.
     @discardableResult
     public func redoTapped() -> Bool {
         tracer.record(from: .presenter, to: .store, "redo()")
-        return perform { () throws(AttractionStoreError) in try store.redo() } != nil
+        return perform { () throws(ListStoreError<Element>) in try store.redo() } != nil
     }
 
     // MARK: Running the core
@@ -165,8 +167,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
     ///
     /// A store update is applied in place (`modify`), so one row's change does not copy a long
     /// list; other events go through `update`, which publishes nothing when nothing changed.
-    private func send(_ event: AttractionListCore.Event) {
-        var effects: [AttractionListCore.Effect] = []
+    private func send(_ event: ElementListCore<Element>.Event) {
+        var effects: [ElementListCore<Element>.Effect] = []
         if case .storeChanged = event {
             state.modify { effects = $0.handle(event) }
         } else {
@@ -184,7 +186,8 @@ public final class AttractionListPresenter: ViewStatePresenter {
         }
     }
 
-    private func perform<Result>(_ action: () throws(AttractionStoreError) -> Result) -> Result? {
+    private func perform<Result>(_ action: () throws(ListStoreError<Element>) -> Result) -> Result?
+    {
         do {
             return try action()
         } catch {

@@ -3,48 +3,44 @@ public import MVCModel
 public import MVCObservation
 public import MVCTracing
 
-/// Edits one attraction's fields and hands the result to its delegate.
+/// Edits one element's fields and hands the result to its delegate.
 ///
-/// It knows the model (to validate a draft) and the `AttractionEditorDelegate` protocol, and
-/// nothing else: not the store, not whether the attraction is new. The delegate decides what
-/// saving means.
+/// It knows the model (to validate a draft) and the delegate protocol, nothing else: not the
+/// store, not whether the element is new; the delegate decides what saving means.
 ///
-/// **Ownership.** The editor keeps its delegate alive for exactly as long as the edit lasts: a
-/// strong reference from the start, dropped when the edit is saved or cancelled. So a delegate
-/// made on the spot and handed over does not vanish mid-edit (the weak-delegate trap), and a
-/// finished editor does not keep its delegate, or the store behind it, alive.
-///
-/// The decisions are ``AttractionEditorCore``'s (a pure value); this class only runs its
-/// effects (calling the delegate, letting it go) and publishes the view-state.
+/// **Ownership.** The editor keeps its delegate for exactly as long as the edit lasts (dropped
+/// when saved or cancelled): a delegate made on the spot does not vanish mid-edit (the
+/// weak-delegate trap), and a finished editor keeps neither it nor the store behind it alive.
+/// The decisions are ``ElementEditorCore``'s (a pure value); this class runs its effects.
 @MainActor
-public final class AttractionDetailPresenter: ViewStatePresenter {
-    private var delegate: (any AttractionEditorDelegate)?
-    private var core: AttractionEditorCore
+public final class ElementEditorPresenter<Element: ListElement>: ViewStatePresenter {
+    private var delegate: (any ElementEditorDelegate<Element>)?
+    private var core: ElementEditorCore<Element>
     private let tracer: HopTracer
-    private let state: ObservableProperty<AttractionDetailViewState>
+    private let state: ObservableProperty<ElementEditorViewState>
 
-    /// Opens an editor on `attraction`.
+    /// Opens an editor on `element`.
     ///
     /// - Parameters:
-    ///   - attraction: The attraction to edit (a blank one, with a fresh id, to create one).
+    ///   - element: The element to edit (a blank one, with a fresh id, to create one).
     ///   - delegate: Told when the user saves or cancels; kept alive until then.
     ///   - tracer: Told each hop the editor makes.
     public init(
-        editing attraction: Attraction,
-        delegate: any AttractionEditorDelegate,
+        editing element: Element,
+        delegate: any ElementEditorDelegate<Element>,
         tracer: HopTracer = .disabled
     ) {
         self.delegate = delegate
-        self.core = AttractionEditorCore(editing: attraction)
+        self.core = ElementEditorCore<Element>(editing: element)
         self.tracer = tracer
         self.state = ObservableProperty(core.viewState)
     }
 
     /// What the editor shows now.
-    public var viewState: AttractionDetailViewState { state.value }
+    public var viewState: ElementEditorViewState { state.value }
 
     /// Calls `handler` with each new view-state, until the token is released.
-    public func observeViewState(_ handler: @escaping (AttractionDetailViewState) -> Void)
+    public func observeViewState(_ handler: @escaping (ElementEditorViewState) -> Void)
         -> ObservationToken
     {
         state.observe(options: .new) { change in
@@ -57,7 +53,7 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
 
     // MARK: Intents
 
-    /// The user changed the text of the field called `name` (one of `Attraction.fields`).
+    /// The user changed the text of the field called `name` (one of `Element.fields`).
     ///
     /// - Returns: Whether the editor has such a field; if not, nothing changed.
     @discardableResult
@@ -69,7 +65,7 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
 
     /// The user pressed Save: a valid draft goes to the delegate; the edit ends if it accepts it.
     ///
-    /// - Returns: Whether the attraction was saved. If not, the view-state's `saveError` says why
+    /// - Returns: Whether the element was saved. If not, the view-state's `saveError` says why
     ///   and the edit stays open.
     @discardableResult
     public func saveTapped() -> Bool {
@@ -87,7 +83,7 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
 
     /// Applies `event`, runs the effects it asks for (which may send the delegate's answer back),
     /// then publishes the view-state once: an intent shows as at most one new state.
-    private func send(_ event: AttractionEditorCore.Event) {
+    private func send(_ event: ElementEditorCore<Element>.Event) {
         var pending = [event]
         while !pending.isEmpty {
             let effects = core.handle(pending.removeFirst())
@@ -99,13 +95,15 @@ public final class AttractionDetailPresenter: ViewStatePresenter {
     }
 
     /// Runs one effect; returns the delegate's answer when the effect asked it a question.
-    private func run(_ effect: AttractionEditorCore.Effect) -> AttractionEditorCore.Event? {
+    private func run(_ effect: ElementEditorCore<Element>.Effect) -> ElementEditorCore<Element>
+        .Event?
+    {
         switch effect {
-        case .askDelegateToSave(let attraction):
+        case .askDelegateToSave(let element):
             guard let delegate else { return .delegateRefused("the edit is over") }
-            tracer.record(from: .presenter, to: .delegate, "saveAttraction(“\(attraction.name)”)")
+            tracer.record(from: .presenter, to: .delegate, "saveElement(“\(element.title)”)")
             do {
-                try delegate.saveAttraction(attraction)
+                try delegate.saveElement(element)
                 return .delegateAccepted
             } catch {
                 // The delegate protocol's own error: the editor knows nothing of the store.

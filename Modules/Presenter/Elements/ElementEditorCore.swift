@@ -1,13 +1,13 @@
 public import MVCModel
 
 /// The detail editor's decisions, as a value: what each event does to the editing state, and
-/// which effects the ``AttractionDetailPresenter`` must then run.
+/// which effects the ``ElementEditorPresenter`` must then run.
 ///
 /// It holds no delegate and calls nothing; the presenter talks to the delegate and feeds the
 /// answer back as an event. So every decision can be tested with plain values:
 ///
 /// ```swift
-/// var core = AttractionEditorCore(editing: Attraction(name: "Louvre"))
+/// var core = ElementEditorCore<Element>(editing: Element(name: "Louvre"))
 /// core.handle(.fieldChanged("name", to: "Orsay"))   // []
 /// core.handle(.saveTapped)                          // [.askDelegateToSave(Orsay)]
 /// core.handle(.delegateAccepted)                    // [.releaseDelegate]
@@ -20,16 +20,16 @@ public import MVCModel
 /// delegate is called synchronously); anything else is ignored. Once saved or cancelled, every
 /// event is ignored: a finished edit never changes again. A delegate answer that arrives while
 /// no question is open is ignored too.
-public struct AttractionEditorCore: Equatable, Sendable {
+public struct ElementEditorCore<Element: ListElement>: Equatable, Sendable {
     /// Something that happened to the editor: an intent of the user, or the delegate's answer.
     public enum Event: Equatable, Sendable {
-        /// The user changed the text of the field with this name (one of `Attraction.fields`).
+        /// The user changed the text of the field with this name (one of `Element.fields`).
         case fieldChanged(String, to: String)
         /// The user pressed Save.
         case saveTapped
         /// The user pressed Cancel.
         case cancelTapped
-        /// The delegate saved the attraction it was asked to save.
+        /// The delegate saved the element it was asked to save.
         case delegateAccepted
         /// The delegate refused to save; the message says why.
         case delegateRefused(String)
@@ -37,8 +37,8 @@ public struct AttractionEditorCore: Equatable, Sendable {
 
     /// What the presenter must do after a transition.
     public enum Effect: Equatable, Sendable {
-        /// Hand `attraction` to the delegate's `saveAttraction`, and send its answer back.
-        case askDelegateToSave(Attraction)
+        /// Hand `element` to the delegate's `saveElement`, and send its answer back.
+        case askDelegateToSave(Element)
         /// Call the delegate's `cancelEditing`.
         case tellDelegateCancelled
         /// Let the delegate go: the edit is over.
@@ -53,17 +53,17 @@ public struct AttractionEditorCore: Equatable, Sendable {
     }
 
     /// What the editor shows.
-    public private(set) var viewState: AttractionDetailViewState
-    /// The fields as typed, and the attraction they came from: the draft is kept, not rebuilt from
+    public private(set) var viewState: ElementEditorViewState
+    /// The fields as typed, and the element they came from: the draft is kept, not rebuilt from
     /// the view-state, so nothing the view-state does not hold is lost.
-    private var draft: ElementDraft<Attraction>
+    private var draft: ElementDraft<Element>
     private var stage = Stage.editing
 
-    /// Starts editing `attraction`: its fields, their messages, whether Save is enabled.
+    /// Starts editing `element`: its fields, their messages, whether Save is enabled.
     ///
-    /// - Parameter attraction: The attraction to edit (a blank one, with a fresh id, to create one).
-    public init(editing attraction: Attraction) {
-        self.draft = ElementDraft(editing: attraction)
+    /// - Parameter element: The element to edit (a blank one, with a fresh id, to create one).
+    public init(editing element: Element) {
+        self.draft = ElementDraft(editing: element)
         self.viewState = Self.viewState(for: draft)
     }
 
@@ -85,9 +85,9 @@ public struct AttractionEditorCore: Equatable, Sendable {
             return []
         case (.editing, .saveTapped):
             switch draft.validated() {
-            case .success(let attraction):
+            case .success(let element):
                 stage = .askingDelegate
-                return [.askDelegateToSave(attraction)]
+                return [.askDelegateToSave(element)]
             case .failure(let problem):
                 viewState.saveError = problem.description
                 return []
@@ -119,9 +119,8 @@ public struct AttractionEditorCore: Equatable, Sendable {
     }
 
     /// The editing view-state for `draft`: its fields, their problems, whether it can be saved.
-    private static func viewState(for draft: ElementDraft<Attraction>) -> AttractionDetailViewState
-    {
-        AttractionDetailViewState(
+    private static func viewState(for draft: ElementDraft<Element>) -> ElementEditorViewState {
+        ElementEditorViewState(
             fields: draft.fields.map {
                 .init(name: $0.name, text: $0.text, message: $0.problems.first?.description)
             },

@@ -1,10 +1,12 @@
-/// What the list of attractions shows: the rows, the Undo and Redo commands, and the last error.
-public struct AttractionListViewState: Equatable, Sendable {
-    /// One attraction, as a row shows it.
+public import MVCModel
+
+/// What the list of elements shows: the rows, the Undo and Redo commands, and the last error.
+public struct ElementListViewState<Element: ListElement>: Equatable, Sendable {
+    /// One element, as a row shows it.
     public struct Row: Equatable, Sendable, Identifiable {
-        /// Identifies the attraction the row shows.
+        /// Identifies the element the row shows.
         public var id: String
-        /// The attraction's name.
+        /// The element's name.
         public var name: String
         /// What the row shows after the name: each field described as listed, in order (the
         /// notes, unless empty).
@@ -32,7 +34,7 @@ public struct AttractionListViewState: Equatable, Sendable {
         }
     }
 
-    /// The attractions, in the user's order.
+    /// The elements, in the user's order.
     public var rows: [Row]
     /// Undo, with the label of what it would undo.
     public var undo: Command
@@ -66,6 +68,6 @@ public struct AttractionListViewState: Equatable, Sendable {
 
     /// What an empty list says instead of rows; `nil` when there are rows.
     public var emptyMessage: String? {
-        rows.isEmpty ? "No attractions yet." : nil
+        rows.isEmpty ? "No \(Element.pluralNoun) yet." : nil
     }
 }

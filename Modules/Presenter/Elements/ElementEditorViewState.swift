@@ -1,9 +1,9 @@
-/// What the attraction editor shows: each field as typed, what is wrong with it, and whether the
+/// What the element editor shows: each field as typed, what is wrong with it, and whether the
 /// draft can be saved.
 ///
-/// The fields are those `Attraction.fields` describes, in its order: a field added there shows
+/// The fields are those `Element.fields` describes, in its order: a field added there shows
 /// up here, and in every editor drawn from this view-state, without a change to the editor.
-public struct AttractionDetailViewState: Equatable, Sendable {
+public struct ElementEditorViewState: Equatable, Sendable {
     /// Where the edit stands.
     public enum Phase: Equatable, Sendable {
         /// The user is editing.

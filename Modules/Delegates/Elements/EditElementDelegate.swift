@@ -2,24 +2,23 @@ public import MVCModel
 public import MVCStore
 public import MVCTracing
 
-/// Saves an edited attraction by merging its changes into the one it was made for, wherever it now is.
+/// Saves an edited element by merging its changes into the one it was made for, wherever it now
+/// is.
 @MainActor
-public final class EditAttractionDelegate: AttractionEditorDelegate {
-    private let store: AttractionStore
+public final class EditElementDelegate<Element: ListElement>: ElementEditorDelegate {
+    private let store: ListStore<Element>
     private let tracer: HopTracer
-    /// The attraction as it was when editing began.
-    public let original: Attraction
+    /// The element as it was when editing began.
+    public let original: Element
 
     /// Creates a delegate that merges an edit of `original` into `store`'s current version of it.
     ///
     /// - Parameters:
-    ///   - original: The attraction being edited.
+    ///   - original: The element being edited.
     ///   - store: The store that holds it.
     ///   - tracer: Told what the delegate asks of the store.
     public init(
-        editing original: Attraction,
-        in store: AttractionStore,
-        tracer: HopTracer = .disabled
+        editing original: Element, in store: ListStore<Element>, tracer: HopTracer = .disabled
     ) {
         self.store = store
         self.tracer = tracer
@@ -31,15 +30,15 @@ public final class EditAttractionDelegate: AttractionEditorDelegate {
     /// holds now (another process's edit, merged in while the editor was open, is not undone), and
     /// a field both changed keeps the other change, with the store's notice naming it.
     ///
-    /// - Throws: ``AttractionEditorError/attractionGone`` if it was deleted meanwhile.
-    public func saveAttraction(_ attraction: Attraction) throws(AttractionEditorError) {
+    /// - Throws: ``ElementEditorError/elementGone`` if it was deleted meanwhile.
+    public func saveElement(_ element: Element) throws(ElementEditorError<Element>) {
         tracer.record(
             from: .delegate, to: .store,
-            "mergeEdit(of: “\(original.name)”, result: “\(attraction.name)”)")
+            "mergeEdit(of: “\(original.title)”, result: “\(element.title)”)")
         do {
-            try store.mergeEdit(of: original, result: attraction)
+            try store.mergeEdit(of: original, result: element)
         } catch {
-            throw AttractionEditorError(error)
+            throw ElementEditorError(error)
         }
     }
 

@@ -4,14 +4,14 @@ public import MVCStore
 /// The list screen's decisions, as a value: how each store update, saving state, notice and
 /// refused intent changes what the list shows.
 ///
-/// The ``AttractionListPresenter`` calls the store and feeds what happened back as events; the
-/// core never reads the store. A store update carries the attractions it is about, so the core
+/// The ``ElementListPresenter`` calls the store and feeds what happened back as events; the
+/// core never reads the store. A store update carries the elements it is about, so the core
 /// edits one row for a one-row change:
 ///
 /// ```swift
-/// var core = AttractionListCore(attractions: [], undoLabel: nil, redoLabel: nil)
-/// let louvre = Attraction(name: "Louvre")
-/// core.handle(.storeChanged(AttractionStoreUpdate(
+/// var core = ElementListCore<Element>(elements: [], undoLabel: nil, redoLabel: nil)
+/// let louvre = Element(name: "Louvre")
+/// core.handle(.storeChanged(ListStoreUpdate<Element>(
 ///     change: .inserted(louvre, at: 0), undoLabel: "Add “Louvre”", redoLabel: nil)))
 /// core.viewState.rows.map(\.name)   // ["Louvre"]
 /// core.viewState.undo.title          // "Undo Add “Louvre”"
@@ -21,17 +21,17 @@ public import MVCStore
 /// function of the view-state. The one effect is ``Effect/reloadFromStore``, asked for when an
 /// update's positions do not fit the rows (which would be a store bug): the presenter answers
 /// with ``Event/reloaded(_:undoLabel:redoLabel:)`` instead of the core trapping.
-public struct AttractionListCore: Equatable, Sendable {
+public struct ElementListCore<Element: ListElement>: Equatable, Sendable {
     /// Something that happened: a store update, a change of saving state, or an intent's outcome.
     public enum Event: Equatable, Sendable {
         /// The store published an update.
-        case storeChanged(AttractionStoreUpdate)
+        case storeChanged(ListStoreUpdate<Element>)
         /// The store's saving state changed.
         case savingChanged(ListSavingState)
         /// The store resolved a conflict while taking in another process's save.
         case noticeArrived(ListStoreNotice)
         /// The whole list, read again from the store, with the commands' labels.
-        case reloaded([Attraction], undoLabel: String?, redoLabel: String?)
+        case reloaded([Element], undoLabel: String?, redoLabel: String?)
         /// The store refused an intent; the labels are the store's after the refusal (a refused
         /// undo may have dropped its edit).
         case intentFailed(String, undoLabel: String?, redoLabel: String?)
@@ -49,21 +49,21 @@ public struct AttractionListCore: Equatable, Sendable {
     }
 
     /// What the list shows.
-    public private(set) var viewState: AttractionListViewState
+    public private(set) var viewState: ElementListViewState<Element>
 
     /// Starts from the store's list, its commands' labels and its saving state.
     ///
     /// - Parameters:
-    ///   - attractions: The attractions, in order.
+    ///   - elements: The elements, in order.
     ///   - undoLabel: What Undo would undo, if anything.
     ///   - redoLabel: What Redo would redo, if anything.
     ///   - saving: Where saving stands.
     public init(
-        attractions: [Attraction], undoLabel: String?, redoLabel: String?,
+        elements: [Element], undoLabel: String?, redoLabel: String?,
         saving: ListSavingState = .saved
     ) {
-        viewState = AttractionListViewState(
-            rows: attractions.map(Self.row),
+        viewState = ElementListViewState<Element>(
+            rows: elements.map(Self.row),
             undo: Self.undoCommand(label: undoLabel),
             redo: Self.redoCommand(label: redoLabel),
             saveProblem: Self.saveProblem(saving)
@@ -92,8 +92,8 @@ public struct AttractionListCore: Equatable, Sendable {
         case .noticeArrived(let notice):
             viewState.notice = notice.message
             return []
-        case .reloaded(let attractions, let undoLabel, let redoLabel):
-            viewState.rows = attractions.map(Self.row)
+        case .reloaded(let elements, let undoLabel, let redoLabel):
+            viewState.rows = elements.map(Self.row)
             viewState.undo = Self.undoCommand(label: undoLabel)
             viewState.redo = Self.redoCommand(label: redoLabel)
             return []
@@ -113,12 +113,12 @@ public struct AttractionListCore: Equatable, Sendable {
 
     /// Applies `change` to `rows`; `false` (rows untouched) if its positions do not fit them.
     private static func apply(
-        _ change: AttractionListChange, to rows: inout [AttractionListViewState.Row]
+        _ change: ListChange<Element>, to rows: inout [ElementListViewState<Element>.Row]
     ) -> Bool {
         switch change {
-        case .inserted(let attraction, let position):
+        case .inserted(let element, let position):
             guard (0...rows.count).contains(position) else { return false }
-            rows.insert(row(attraction), at: position)
+            rows.insert(row(element), at: position)
         case .removed(_, let position):
             guard rows.indices.contains(position) else { return false }
             rows.remove(at: position)
@@ -127,23 +127,23 @@ public struct AttractionListCore: Equatable, Sendable {
                 return false
             }
             rows.insert(rows.remove(at: source), at: destination)
-        case .replaced(_, let attraction, let position):
+        case .replaced(_, let element, let position):
             guard rows.indices.contains(position) else { return false }
-            rows[position] = row(attraction)
+            rows[position] = row(element)
         }
         return true
     }
 
-    private static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
-        AttractionListViewState.Row(
-            id: attraction.id.description, name: attraction.name, parts: attraction.listedParts)
+    private static func row(_ element: Element) -> ElementListViewState<Element>.Row {
+        ElementListViewState<Element>.Row(
+            id: String(describing: element.id), name: element.title, parts: element.listedParts)
     }
 
-    private static func undoCommand(label: String?) -> AttractionListViewState.Command {
+    private static func undoCommand(label: String?) -> ElementListViewState<Element>.Command {
         .init(title: label.map { "Undo \($0)" } ?? "Undo", isEnabled: label != nil)
     }
 
-    private static func redoCommand(label: String?) -> AttractionListViewState.Command {
+    private static func redoCommand(label: String?) -> ElementListViewState<Element>.Command {
         .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
     }
 
