@@ -66,9 +66,9 @@ struct OpenedStore {
                 at: url, watching: false, tracer: tracer)
             saver.watchForSaves(fallbackInterval: .milliseconds(500))
             let unconfirmed: @MainActor () -> String? = {
-                guard case .unconfirmed(let reason) = saver.status.value else { return nil }
                 // Written, but a power cut could still undo it: the user should know.
-                return "the last save was written but not confirmed on disk: \(reason)"
+                guard case .unconfirmed = saver.status.value else { return nil }
+                return saver.status.value.problem
             }
             let flush: @MainActor () async -> String? = {
                 do throws(PersistenceError) {

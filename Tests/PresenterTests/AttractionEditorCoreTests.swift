@@ -175,12 +175,17 @@ struct AttractionListCoreTests {
     func savingAndNotices() {
         var core = AttractionListCore(elements: [], undoLabel: nil, redoLabel: nil)
 
-        core.handle(.savingChanged(.failed(message: "disk full", attempts: 1)))
-        #expect(core.viewState.saveProblem == "not saved: disk full")
-        core.handle(.savingChanged(.failed(message: "disk full", attempts: 3)))
-        #expect(core.viewState.saveProblem == "not saved: disk full (failed 3 times in a row)")
-        core.handle(.savingChanged(.unconfirmed(message: "written, not confirmed")))
-        #expect(core.viewState.saveProblem == "written, not confirmed")
+        let full = PersistenceError.unwritable(path: "/a.json", reason: "disk full")
+        core.handle(.savingChanged(.failed(full, attempts: 1)))
+        #expect(core.viewState.saveProblem == "not saved: cannot save /a.json: disk full")
+        core.handle(.savingChanged(.failed(full, attempts: 3)))
+        #expect(
+            core.viewState.saveProblem
+                == "not saved: cannot save /a.json: disk full (failed 3 times in a row)")
+        core.handle(.savingChanged(.unconfirmed("fsync failed")))
+        #expect(
+            core.viewState.saveProblem
+                == "the last save was written but not confirmed on disk: fsync failed")
         core.handle(.savingChanged(.pending))
         #expect(core.viewState.saveProblem == nil)
         core.handle(
@@ -195,7 +200,8 @@ struct AttractionListCoreTests {
         #expect(!core.viewState.isSavePending)
         core.handle(.savingChanged(.pending))
         #expect(core.viewState.isSavePending)
-        core.handle(.savingChanged(.failed(message: "disk full", attempts: 1)))
+        core.handle(
+            .savingChanged(.failed(.unwritable(path: "/a.json", reason: "disk full"), attempts: 1)))
         #expect(!core.viewState.isSavePending, "the problem says it instead")
         core.handle(.savingChanged(.saved))
         #expect(!core.viewState.isSavePending)

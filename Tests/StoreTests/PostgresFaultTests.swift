@@ -40,8 +40,8 @@ struct PostgresFaultTests {
         try server.stop()
         try here.add(Attraction(name: "Orsay"))
         let told = await eventually {
-            if case .failed(let message, _) = here.saving.value {
-                return message.contains("the server cannot be reached")
+            if case .failed(let error, _) = here.saving.value {
+                return error.description.contains("the server cannot be reached")
             }
             return false
         }

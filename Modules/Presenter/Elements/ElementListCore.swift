@@ -27,7 +27,7 @@ public struct ElementListCore<Element: ListElement>: Equatable, Sendable {
         /// The store published an update.
         case storeChanged(ListStoreUpdate<Element>)
         /// The store's saving state changed.
-        case savingChanged(ListSavingState)
+        case savingChanged(SaveStatus)
         /// The store resolved a conflict while taking in another process's save.
         case noticeArrived(ListStoreNotice)
         /// The whole list, read again from the store, with the commands' labels.
@@ -60,13 +60,13 @@ public struct ElementListCore<Element: ListElement>: Equatable, Sendable {
     ///   - saving: Where saving stands.
     public init(
         elements: [Element], undoLabel: String?, redoLabel: String?,
-        saving: ListSavingState = .saved
+        saving: SaveStatus = .saved
     ) {
         viewState = ElementListViewState<Element>(
             rows: elements.map(Self.row),
             undo: Self.undoCommand(label: undoLabel),
             redo: Self.redoCommand(label: redoLabel),
-            saveProblem: Self.saveProblem(saving)
+            saveProblem: saving.problem
         )
         viewState.isSavePending = saving == .pending
     }
@@ -86,7 +86,7 @@ public struct ElementListCore<Element: ListElement>: Equatable, Sendable {
             viewState.notice = nil
             return Self.apply(update.change, to: &viewState.rows) ? [] : [.reloadFromStore]
         case .savingChanged(let saving):
-            viewState.saveProblem = Self.saveProblem(saving)
+            viewState.saveProblem = saving.problem
             viewState.isSavePending = saving == .pending
             return []
         case .noticeArrived(let notice):
@@ -145,17 +145,5 @@ public struct ElementListCore<Element: ListElement>: Equatable, Sendable {
 
     private static func redoCommand(label: String?) -> ElementListViewState<Element>.Command {
         .init(title: label.map { "Redo \($0)" } ?? "Redo", isEnabled: label != nil)
-    }
-
-    private static func saveProblem(_ saving: ListSavingState) -> String? {
-        switch saving {
-        case .saved, .pending:
-            return nil
-        case .unconfirmed(let message):
-            return message
-        case .failed(let message, let attempts):
-            let count = attempts > 1 ? " (failed \(attempts) times in a row)" : ""
-            return "not saved: \(message)\(count)"
-        }
     }
 }

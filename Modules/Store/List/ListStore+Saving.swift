@@ -17,10 +17,9 @@ extension ListStore {
     func followSaving(of persistence: any ListPersistence<Element>) -> ObservationToken {
         persistence.saveStatus.observe(options: .new) { [weak self] change in
             guard let self, let status = change.newValue else { return }
-            let saving = ListSavingState(status)
-            tracer.record(from: .persistence, to: .store, "save status: \(saving.word)")
-            tracer.record(from: .store, to: .observation, "saving \(saving.word)")
-            savingProperty.value = saving
+            tracer.record(from: .persistence, to: .store, "save status: \(status.word)")
+            tracer.record(from: .store, to: .observation, "saving \(status.word)")
+            savingProperty.value = status
         }
     }
 }

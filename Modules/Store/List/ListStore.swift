@@ -25,8 +25,8 @@ public final class ListStore<Element: ListElement> {
     public var changes: UpdateSubscriptions<ListStoreUpdate<Element>> { channel.subscriptions }
     private let channel = UpdateChannel<ListStoreUpdate<Element>>()
     /// Where saving stands (a repeated failure is a new value), written only by the store.
-    public var saving: ReadOnlyProperty<ListSavingState> { savingProperty.readOnly }
-    let savingProperty = ObservableProperty<ListSavingState>(.saved)
+    public var saving: ReadOnlyProperty<SaveStatus> { savingProperty.readOnly }
+    let savingProperty = ObservableProperty<SaveStatus>(.saved)
     /// The latest conflict resolved, if any: while taking in another process's save, or when an
     /// editor's save met a change made elsewhere to the same field.
     public var notice: ReadOnlyProperty<ListStoreNotice?> { noticeProperty.readOnly }
