@@ -92,11 +92,7 @@ extension DocumentFile {
     private func lockedSave(
         _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge
     ) throws(PersistenceError) -> SaveOutcome<Document> {
-        let target = URL(fileURLWithPath: try AtomicFile.resolvedPath(url))
-        try AtomicFile.createFolder(target.deletingLastPathComponent(), for: url)
-        return try FileLock.withLock(forDocumentAt: target.path, reportedAs: path) {
-            held throws(PersistenceError) -> SaveOutcome<Document> in
-            AtomicFile.removeLeftovers(of: url)
+        try underLock { held, _ throws(PersistenceError) -> SaveOutcome<Document> in
             let onDisk = try AtomicFile.read(url)
             var merged: MergeResult<Document>?
             var written = document

@@ -90,21 +90,32 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     private func write(_ document: Document, replacing: Bool) throws(PersistenceError)
         -> SaveDurability
     {
-        let target = try AtomicFile.resolvedPath(url)
-        try AtomicFile.createFolder(
-            URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
-        return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
-            held throws(PersistenceError) in
+        try underLock { held, target throws(PersistenceError) in
             var status = stat()
             if !replacing, lstat(target, &status) == 0 {
                 throw .unwritable(
                     path: path, reason: "a file is already there; it was left as it is")
             }
-            AtomicFile.removeLeftovers(of: url)
             // Whatever another save wrote meanwhile, this one replaces it.
             let old = replacing ? (try? AtomicFile.read(url)).flatMap { history(in: $0) } : nil
             let bytes = try encode(document, history: (old ?? SaveHistory()).savedAgain())
             return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
+        }
+    }
+
+    /// Runs `body` as every save of the document does, with `body` given the lock and the path
+    /// the save really writes (links followed): that path resolved, its folder made, the
+    /// document's lock held, and the temporary files of interrupted saves removed.
+    func underLock<Result>(
+        _ body: (FileLock.Held, String) throws(PersistenceError) -> Result
+    ) throws(PersistenceError) -> Result {
+        let target = try AtomicFile.resolvedPath(url)
+        try AtomicFile.createFolder(
+            URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
+        return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
+            held throws(PersistenceError) in
+            AtomicFile.removeLeftovers(of: url)
+            return try body(held, target)
         }
     }
 
