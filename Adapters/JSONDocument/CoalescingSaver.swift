@@ -56,7 +56,6 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     private var timer: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
     private var fileWatcher: FileChangeWatcher?
-    private var recheck: Task<Void, Never>?
     private var flushWaiters: [CheckedContinuation<PersistenceError?, Never>] = []
 
     /// How long a saver waits after a change for more before it writes, unless told: long
@@ -153,16 +152,9 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     }
 
     /// Checks the file now, or, if a write or check is under way (it may have read the file
-    /// before this change), as soon as it ends.
+    /// before this change), as soon as it ends: the state remembers a check that came due.
     private func checkSoon() {
-        let effects = state.checkDue()
-        guard effects.isEmpty else { return run(effects) }
-        guard recheck == nil else { return }
-        recheck = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(20))
-            self?.recheck = nil
-            self?.checkSoon()
-        }
+        run(state.checkDue())
     }
 
     /// Checks the file every `interval` for another process's save, until the saver is released.

@@ -325,16 +325,17 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         case .timer(let timer):
             guard !isFlushing, pending != nil else { return [.cancelTimer] + fileBecameFree() }
             stage = .waiting(timer: timer)
-            return []
+            return waitingCheck()
         }
     }
 
     /// What follows when the file is free and no timer runs: a write for a flush, the timer for
-    /// a version that came meanwhile, or the end of a flush.
+    /// a version that came meanwhile, or the end of a flush; and, whenever the file is left
+    /// free (idle, or waiting for a timer), the check that came due while it was busy.
     private mutating func fileBecameFree() -> [Effect] {
         stage = .idle
         if pending != nil {
-            return isFlushing ? startWrite() : startTimer()
+            return isFlushing ? startWrite() : startTimer() + waitingCheck()
         }
         guard isFlushing else { return waitingCheck() }
         isFlushing = false
