@@ -97,11 +97,13 @@ private struct Bookmark: ListElement {
     var id: Int
     var title = ""
     var visits = 0
+    var score = 0.0
 
     static var noun: String { "bookmark" }
     static let fields: [ElementField<Bookmark>] = [
         ElementField("title", \.title, rule: { $0.isEmpty ? [FieldProblem("no title")] : [] }),
         ElementField("visits", \.visits, listed: true),
+        ElementField("score", \.score),
     ]
 
     init(blankWithID id: Int) { self.id = id }
@@ -125,6 +127,12 @@ struct DefaultProblemTests {
         #expect(draft.problems == [FieldProblem("the visits cannot be “many”")])
         draft.setText("12", ofField: "visits")
         #expect(try draft.validated().get().visits == 12)
+        for text in ["nan", "inf", "-infinity"] {
+            draft.setText(text, ofField: "score")
+            #expect(
+                draft.problems == [FieldProblem("the score must be a finite number, not “\(text)”")]
+            )
+        }
     }
 
     @Test(

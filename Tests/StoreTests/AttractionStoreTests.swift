@@ -163,6 +163,19 @@ struct AttractionStoreTests {
         try byRows.undo()
         #expect(byRows.undoLabel == "Delete “Orsay”")
 
+        // Renamed and named back in one batch: the label says what the list says.
+        let twice = AttractionStore([louvre])
+        try twice.replace(louvre.id, with: noted)
+        twice.takeIn([.replace(old: noted, new: renamed), .replace(old: renamed, new: noted)])
+        #expect(twice.undoLabel == "Edit “Louvre”")
+
+        // Deleted here, renamed there: the merge brings it back under its new name.
+        let revived = AttractionStore([louvre, orsay])
+        try revived.delete(at: 0)
+        #expect(revived.takeIn(changed: [(renamed, [])], deleted: []))
+        #expect(revived.elements.first == renamed)
+        #expect(revived.undoLabel == "Delete “Le Louvre”")
+
         let byDocument = AttractionStore([louvre])
         try byDocument.replace(louvre.id, with: noted)
         _ = await byDocument.takeIn(base: [noted], fileVersion: [renamed], notices: [])

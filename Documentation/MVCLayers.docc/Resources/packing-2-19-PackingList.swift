@@ -11,6 +11,7 @@ struct PackingList {
         while let line = readLine() {
             do {
                 if line.hasPrefix("add ") { try store.add(Item(name: String(line.dropFirst(4)))) }
+                try await saver.flush()
             } catch {
                 print("  ! \(error)")
             }
@@ -18,7 +19,6 @@ struct PackingList {
             for (index, item) in store.elements.enumerated() {
                 print("  \(index + 1). [\(item.isPacked ? "x" : " ")] \(item.name)")
             }
-            try await saver.flush()
         }
     }
 }

@@ -12,6 +12,7 @@ struct PackingList {
             do {
                 if line.hasPrefix("add ") { try store.add(Item(name: String(line.dropFirst(4)))) }
                 if line == "undo" { try store.undo() }
+                try await saver.flush()
             } catch {
                 print("  ! \(error)")
             }
@@ -20,7 +21,6 @@ struct PackingList {
                 print("  \(index + 1). [\(item.isPacked ? "x" : " ")] \(item.name)")
             }
             if let label = store.undoLabel { print("  [Undo \(label)]") }
-            try await saver.flush()
         }
     }
 }

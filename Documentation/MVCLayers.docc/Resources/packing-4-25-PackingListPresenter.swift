@@ -32,7 +32,7 @@ public final class PackingListPresenter {
     }
 
     private func item(at row: Int) -> Item? {
-        guard let item = try? store.element(at: row - 1) else {
+        guard row > 0, let item = try? store.element(at: row - 1) else {
             send(.refused("there is no row \(row)"))
             return nil
         }

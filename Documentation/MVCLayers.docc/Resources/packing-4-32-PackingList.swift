@@ -8,7 +8,7 @@ struct PackingList {
     @MainActor
     static func main() async throws {
         let (store, saver) = try await ListStore<Item>.open(at: URL(fileURLWithPath: "trip.json"))
-        let service = SimulatedWeights(["socks": 60, "hat": 80])
+        let service = SimulatedWeights(["socks": 120, "hat": 80])
         let manager = PackingManager(service: service)
         let list = PackingListPresenter(store: store, manager: manager)
         while let line = readLine() {
@@ -32,7 +32,7 @@ struct PackingList {
             }
             if let label = list.viewState.undoLabel { print("  [Undo \(label)]") }
             if let error = list.viewState.error { print("  ! \(error)") }
-            try await saver.flush()
+            do { try await saver.flush() } catch { print("  ! \(error)") }
         }
     }
 }

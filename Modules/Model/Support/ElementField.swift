@@ -32,6 +32,8 @@ public final class ElementField<Element: ListElement>: Sendable {
     /// Whether a list's row shows the field after the element's title, unless it holds its
     /// default (``listed(in:)``); an editor shows every field.
     public let isListed: Bool
+    /// Whether the value is text, which a row shows without the field's name.
+    private let isText: Bool
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
@@ -76,6 +78,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     ) {
         self.name = name
         self.isListed = listed
+        self.isText = Value.self == String.self
         valueKind =
             switch Value.self {
             case let integer as any FixedWidthInteger.Type
@@ -133,10 +136,12 @@ public final class ElementField<Element: ListElement>: Sendable {
     /// What a list's row shows of the field after `element`'s title: text as it is, any other
     /// value after the field's name ("rating 4"), nothing while the field holds its default
     /// (empty notes, an unrated 0).
+    ///
+    /// - Complexity: Makes `Element(blankWithID:)` to compare with, once per call.
     public func listed(in element: Element) -> String? {
         guard !equal(element, Element(blankWithID: element.id)) else { return nil }
         let text = show(element)
-        return valueKind == .text ? text : "\(name) \(text)"
+        return isText ? text : "\(name) \(text)"
     }
 
     /// Every rule the field breaks in `element`.
@@ -204,7 +209,11 @@ extension ElementField where Element.Problem == FieldProblem {
         rule: @escaping @Sendable (Value) -> [FieldProblem] = { _ in [] }
     ) {
         let parse: @Sendable (String) -> Result<Value, FieldProblem> = { text in
-            Value(text).map { .success($0) }
+            // Not a number a file can hold: JSON has no NaN or infinity.
+            if let real = Value(text) as? any BinaryFloatingPoint, !real.isFinite {
+                return .failure(FieldProblem("the \(name) must be a finite number, not “\(text)”"))
+            }
+            return Value(text).map { .success($0) }
                 ?? .failure(FieldProblem("the \(name) cannot be “\(text)”"))
         }
         self.init(name, keyPath, parse: parse, listed: listed, rule: rule)

@@ -7,7 +7,7 @@ public import MVCModel
 /// answer back as an event. So every decision can be tested with plain values:
 ///
 /// ```swift
-/// var core = ElementEditorCore<Element>(editing: Element(name: "Louvre"))
+/// var core = ElementEditorCore(editing: Attraction(name: "Louvre"))
 /// core.handle(.fieldChanged("name", to: "Orsay"))   // []
 /// core.handle(.saveTapped)                          // [.askDelegateToSave(Orsay)]
 /// core.handle(.delegateAccepted)                    // [.releaseDelegate]

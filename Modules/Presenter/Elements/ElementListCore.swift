@@ -9,9 +9,9 @@ public import MVCStore
 /// edits one row for a one-row change:
 ///
 /// ```swift
-/// var core = ElementListCore<Element>(elements: [], undoLabel: nil, redoLabel: nil)
-/// let louvre = Element(name: "Louvre")
-/// core.handle(.storeChanged(ListStoreUpdate<Element>(
+/// var core = ElementListCore<Attraction>(elements: [], undoLabel: nil, redoLabel: nil)
+/// let louvre = Attraction(name: "Louvre")
+/// core.handle(.storeChanged(ListStoreUpdate(
 ///     change: .inserted(louvre, at: 0), undoLabel: "Add “Louvre”", redoLabel: nil)))
 /// core.viewState.rows.map(\.name)   // ["Louvre"]
 /// core.viewState.undo.title          // "Undo Add “Louvre”"

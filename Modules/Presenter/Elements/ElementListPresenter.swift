@@ -78,7 +78,8 @@ public final class ElementListPresenter<Element: ListElement>: ViewStatePresente
     // Each intent returns whether it succeeded; a failure also shows as the view-state's
     // `lastError`, which the next successful change clears.
 
-    /// The user added an element in one step, typing its first field (an attraction's name).
+    /// The user added an element in one step, typing its first described field: the one a
+    /// type lists first for a quick add (an attraction's name).
     ///
     /// It goes the way an editor's Save goes, through a create delegate, so there is one path
     /// for creating an element.
@@ -88,7 +89,11 @@ public final class ElementListPresenter<Element: ListElement>: ViewStatePresente
     public func addTapped(name: String) -> Bool {
         let delegate = CreateElementDelegate(store: store, newElement: makeNew(), tracer: tracer)
         var draft = ElementDraft(editing: delegate.newElement)
-        if let first = Element.fields.first { draft.setText(name, ofField: first.name) }
+        guard let first = Element.fields.first else {
+            send(.inputRefused("\(Element.pluralNoun) have no field to type into"))
+            return false
+        }
+        draft.setText(name, ofField: first.name)
         let element: Element
         switch draft.validated() {
         case .success(let valid): element = valid

@@ -21,29 +21,37 @@ extension ListStore {
     /// - Returns: The changes applied, in order.
     @discardableResult
     public func takeIn(_ edits: [ListEdit<Element>]) -> [ListChange<Element>] {
-        var renamed: [Element.ID: String] = [:]
-        for case .replace(_, let new) in edits where title(of: new.id) != new.title {
-            renamed[new.id] = new.title
-        }
-        relabelHistory(renamed)
-        return apply(elsewhere: edits)
-    }
-
-    /// The title of the element with `id`, if it is listed.
-    private func title(of id: Element.ID) -> String? {
-        position(of: id).map { list.elements[$0].title }
-    }
-
-    /// Applies and publishes edits made elsewhere; the Undo and Redo labels are the caller's.
-    @discardableResult
-    private func apply(elsewhere edits: [ListEdit<Element>]) -> [ListChange<Element>] {
         var applied: [ListChange<Element>] = []
-        for edit in edits {
-            guard let change = list.apply(edit) else { continue }
-            publish(change)
-            applied.append(change)
-        }
+        apply(elsewhere: edits, into: &applied)
+        publish(elsewhere: applied)
         return applied
+    }
+
+    /// Applies edits made elsewhere, in order, adding each change to `applied`; nothing is
+    /// published yet (``publish(elsewhere:)`` does, once the batch is in).
+    private func apply(
+        elsewhere edits: [ListEdit<Element>], into applied: inout [ListChange<Element>]
+    ) {
+        for edit in edits {
+            if let change = list.apply(edit) { applied.append(change) }
+        }
+    }
+
+    /// Publishes changes taken in from elsewhere, once the Undo and Redo labels name each element
+    /// they carry as it is called now (renamed there, or brought back): one pass over the
+    /// history for the whole batch.
+    func publish(elsewhere changes: [ListChange<Element>]) {
+        var titles: [Element.ID: String] = [:]
+        for change in changes {
+            switch change {
+            case .inserted(let element, _), .replaced(_, let element, _):
+                titles[element.id] = element.title
+            case .removed, .moved:
+                break
+            }
+        }
+        relabelHistory(titles)
+        for change in changes { publish(change) }
     }
 
     /// Takes in rows another process changed and deleted, read from a store that keeps a row per
@@ -68,34 +76,36 @@ extension ListStore {
             from: .persistence, to: .store,
             "take in another process's commit (\(Element.counted(changed.count)) changed, \(deleted.count) deleted)"
         )
-        var renamed: [Element.ID: String] = [:]
-        for (element, _) in changed {
-            guard let title = title(of: element.id), title != element.title else { continue }
-            renamed[element.id] = element.title
-        }
-        relabelHistory(renamed)
+        var applied: [ListChange<Element>] = []
         var titles: [String] = []
+        // Published, and the deletions told, whether every row found its place or not.
+        defer {
+            publish(elsewhere: applied)
+            if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) }
+        }
         for id in deleted {
             guard let position = position(of: id) else { continue }
             let element = list.elements[position]
-            apply(elsewhere: [.remove(element, at: position)])
+            apply(elsewhere: [.remove(element, at: position)], into: &applied)
             titles.append(element.title)
         }
-        defer { if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) } }
         for (element, predecessors) in changed {
             let previous = predecessors.lazy.compactMap { self.position(of: $0) }.first
             if previous == nil, !predecessors.isEmpty { return false }
             let after = previous ?? -1
             guard let position = position(of: element.id) else {
-                apply(elsewhere: [.insert(element, at: after + 1)])
+                apply(elsewhere: [.insert(element, at: after + 1)], into: &applied)
                 continue
             }
             let destination = position < after ? after : after + 1
             if destination != position {
-                apply(elsewhere: [.move(element.id, from: position, to: destination)])
+                let move = ListEdit<Element>.move(element.id, from: position, to: destination)
+                apply(elsewhere: [move], into: &applied)
             }
             let current = list.elements[destination]
-            if current != element { apply(elsewhere: [.replace(old: current, new: element)]) }
+            if current != element {
+                apply(elsewhere: [.replace(old: current, new: element)], into: &applied)
+            }
         }
         return true
     }
@@ -147,12 +157,7 @@ extension ListStore {
             // The list it replaces is let go off the main actor: freeing a long list's values
             // one by one takes a while.
             Task.detached(priority: .background) { withExtendedLifetime(before) {} }
-            var renamed: [Element.ID: String] = [:]
-            for case .replaced(let old, let new, _) in changes where old.title != new.title {
-                renamed[new.id] = new.title
-            }
-            relabelHistory(renamed)
-            for change in changes { publish(change) }
+            publish(elsewhere: changes)
             // A save that merged already told what this merge tells again (a row deleted there).
             for message in notices + mergeNotices.filter({ !notices.contains($0) }) {
                 post(message)

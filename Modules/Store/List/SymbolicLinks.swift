@@ -3,8 +3,9 @@ package import Foundation
 /// Where a path leads once its symbolic links are followed: one way of following them, for every
 /// adapter that keeps a list in a file, each with the limit of the engine that opens the file.
 package enum SymbolicLinks {
-    /// The most links the kernel follows in one path (Linux's `MAXSYMLINKS`): a JSON document is
-    /// opened with `open(2)`, which gives up past it.
+    /// The most links followed to a JSON document: the kernel's own limit for a path (Linux's
+    /// `MAXSYMLINKS`), so a document is found wherever `open(2)` of the path given would find
+    /// it; the resolved path is what is then opened, locked and replaced.
     package static let kernelHops = 40
     /// The most links SQLite follows to its database (its `SQLITE_MAX_SYMLINK`), past which it
     /// refuses to open it.
