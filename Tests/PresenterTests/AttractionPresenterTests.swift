@@ -12,9 +12,7 @@ import Testing
 @MainActor
 enum Screens {
     static func row(_ attraction: Attraction) -> AttractionListViewState.Row {
-        .init(
-            id: attraction.id.description, name: attraction.name,
-            parts: attraction.notes.isEmpty ? [] : [attraction.notes])
+        .init(id: attraction.id.description, name: attraction.name, parts: attraction.listedParts)
     }
 
     static func list(

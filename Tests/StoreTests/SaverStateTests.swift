@@ -57,29 +57,6 @@ struct SaverStateTests {
         #expect(state.timerFired(generation: 2) == [.write("v2", over: file("v1"))])
     }
 
-    @Test(
-        "a check that came due during a write runs once the write ends, whether the file is left idle or waiting for a timer"
-    )
-    func checkDueDuringWriteRunsAfter() {
-        var waiting = State()
-        _ = waiting.documentChanged("v1")
-        _ = waiting.timerFired(generation: 1)
-        #expect(waiting.checkDue() == [])  // the file is busy: the check waits
-        _ = waiting.documentChanged("v2")
-
-        #expect(
-            waiting.writeSucceeded(written("v1"))
-                == [.startTimer(generation: 2), .checkFile(against: file("v1"))])
-        #expect(waiting.stage == .checking(then: .timer(2)))
-
-        var idle = State()
-        _ = idle.documentChanged("v1")
-        _ = idle.timerFired(generation: 1)
-        _ = idle.checkDue()
-        #expect(
-            idle.writeSucceeded(written("v1")) == [.publishStatus, .checkFile(against: file("v1"))])
-    }
-
     @Test("a change during a write waits for it, then starts a new timer")
     func changeDuringWriteWaits() {
         var state = State()

@@ -21,8 +21,7 @@ public final class ElementListPresenter<Element: ListElement>: ViewStatePresente
     private let state: ObservableProperty<ElementListCore<Element>>
     private var tokens: [ObservationToken] = []
 
-    /// Creates a presenter for `store` and starts following its changes, its saving and its
-    /// notices.
+    /// Creates a presenter of `store`, following its changes, its saving and its notices.
     ///
     /// - Parameters:
     ///   - store: The elements to present.
@@ -73,16 +72,12 @@ public final class ElementListPresenter<Element: ListElement>: ViewStatePresente
         }
     }
 
-    // MARK: Intents (positions count from 0; screens show them from 1)
-    //
-    // Each intent returns whether it succeeded; a failure also shows as the view-state's
-    // `lastError`, which the next successful change clears.
+    // MARK: Intents (positions from 0; screens show them from 1). Each returns whether it
+    // succeeded; a failure also shows as `lastError`, which the next successful change clears.
 
-    /// The user added an element in one step, typing its first described field: the one a
-    /// type lists first for a quick add (an attraction's name).
+    /// The user added an element in one step, typing its first described field (a name).
     ///
-    /// It goes the way an editor's Save goes, through a create delegate, so there is one path
-    /// for creating an element.
+    /// It goes the way an editor's Save goes, through a create delegate: one path to create.
     ///
     /// - Returns: Whether it was added; if not, the view-state's `lastError` says why.
     @discardableResult
