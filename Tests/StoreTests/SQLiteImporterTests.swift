@@ -217,4 +217,52 @@ struct SQLiteImporterTests {
         #expect(try await SQLiteListFile<Book>.read(from: url).map(\.pages) == [412, 474])
         #expect(try RawSQLite(url).rows("SELECT count(added_at) FROM elements") == [["2"]])
     }
+
+    @Test("a date and an optional, described by their text, are kept in a database and read back")
+    func anyValueFields() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("voyages.sqlite")
+        let (store, persistence) = try await ListStore<Voyage>.openDatabase(
+            at: url, pollInterval: nil)
+        var lisbon = Voyage(blankWithID: UUID())
+        (lisbon.name, lisbon.leaves) = ("Lisbon", Date(timeIntervalSince1970: 1_798_099_200))
+        var porto = lisbon
+        (porto.id, porto.name, porto.budget) = (UUID(), "Porto", 900)
+        try store.add(lisbon)
+        try store.add(porto)
+        try await persistence.close()
+
+        #expect(try await SQLiteListFile<Voyage>.read(from: url) == [lisbon, porto])
+    }
+}
+
+/// An importer's element with a date and an optional, kept as the text their fields give.
+struct Voyage: SQLiteListElement, Codable {
+    var id: UUID
+    var name = ""
+    var leaves = Date(timeIntervalSince1970: 0)
+    var budget: Int?
+
+    static var noun: String { "voyage" }
+    static let fields: [ElementField<Voyage>] = [
+        ElementField("name", \.name),
+        ElementField(
+            "leaves", \.leaves, text: { $0.formatted(.iso8601) },
+            parse: { text in
+                (try? Date.ISO8601FormatStyle().parse(text)).map { .success($0) }
+                    ?? .failure(FieldProblem("not a date"))
+            }),
+        ElementField(
+            "budget", \.budget, text: { $0.map(String.init) ?? "" },
+            parse: { text in
+                text.isEmpty
+                    ? .success(nil) : Int(text).map { .success($0) } ?? .failure(FieldProblem("?"))
+            }),
+    ]
+
+    var title: String { name }
+
+    init(blankWithID id: UUID) { self.id = id }
+    init(from decoder: any Decoder) throws { self = try Self.decodeFields(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
 }

@@ -60,7 +60,7 @@ public final class ElementField<Element: ListElement>: Sendable {
         self.init(name, keyPath, parse: { .success($0) }, listed: listed, rule: rule)
     }
 
-    /// Describes the field at `keyPath`, called `name`.
+    /// Describes the field at `keyPath`, called `name`, whose value shows as its `description`.
     ///
     /// - Parameters:
     ///   - name: The stored property's name (a test checks it against the type).
@@ -69,9 +69,35 @@ public final class ElementField<Element: ListElement>: Sendable {
     ///     value's `description` is what the editor shows, so `parse` must read it back.
     ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
-    public init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
+    public convenience init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        parse: @escaping @Sendable (String) -> Result<Value, Element.Problem>,
+        listed: Bool = false,
+        rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
+    ) {
+        self.init(
+            name, keyPath, text: { $0.description }, parse: parse, listed: listed, rule: rule)
+    }
+
+    /// Describes the field at `keyPath`, called `name`, of any value a file can hold: an
+    /// optional, a `Date`, a type of your own, shown as `text` gives it.
+    ///
+    /// A database that keeps a column per field stores such a value as its text (a whole number,
+    /// a real or a Boolean keep their own column types), so `parse` must read back what `text`
+    /// gives, an empty text included if `text` gives one (an optional's `nil`, say).
+    ///
+    /// - Parameters:
+    ///   - name: The stored property's name (a test checks it against the type).
+    ///   - keyPath: Where the field is.
+    ///   - text: The value as an editor shows it, and as `parse` reads it back.
+    ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot.
+    ///   - listed: Whether a list's row shows it after the element's title; no by default.
+    ///   - rule: Every rule the field's value breaks; none by default.
+    public init<Value: Equatable & Sendable & Codable>(
+        _ name: String,
+        _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
+        text: @escaping @Sendable (Value) -> String,
         parse: @escaping @Sendable (String) -> Result<Value, Element.Problem>,
         listed: Bool = false,
         rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
@@ -102,13 +128,13 @@ public final class ElementField<Element: ListElement>: Sendable {
         let key = FieldKey(name)
         self.equal = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         self.transfer = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
-        // The text an editor shows, and `parse` reads back: a value with a lossless text form
-        // (so an optional, which has none, cannot be described as it is).
-        self.show = { $0[keyPath: keyPath].description }
+        // The text an editor shows, and `parse` reads back.
+        self.show = { text($0[keyPath: keyPath]) }
         self.check = { rule($0[keyPath: keyPath]) }
         self.decodeValue = { container, element in
             // A field the file does not have keeps the default: a new field needs no new version.
-            // One it has must hold a value of the field's type (a null is refused, not skipped).
+            // One it has must hold a value of the field's type (a null is refused, not skipped,
+            // unless the type is an optional, whose `nil` it is).
             if container.contains(key) {
                 element[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
             }
