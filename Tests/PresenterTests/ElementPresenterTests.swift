@@ -1,6 +1,7 @@
 import Foundation
 import MVCDelegates
 import MVCModel
+import MVCObservation
 import MVCPresenter
 import MVCPresenterTesting
 import MVCStore
@@ -102,5 +103,30 @@ struct ElementPresenterTests {
         // END ElementListPresenter example
         #expect(books.viewState.rows.map(\.name) == ["Dune"])
         #expect(store.elements.map(\.title) == ["Dune"])
+    }
+}
+
+@MainActor
+@Suite("A list presenter whose store is edited while it hears another process's batch")
+struct ReentrantBatchTests {
+    @Test(
+        "a subscriber that deletes a row as a batch is delivered leaves the presenter's rows as the store's"
+    )
+    func editDuringDelivery() {
+        let louvre = Attraction(name: "Louvre")
+        let store = AttractionStore([louvre, Attraction(name: "Pantheon")])
+        var deleted = false
+        let token = store.changes.subscribeToAll { _ in
+            guard !deleted else { return }
+            deleted = true
+            _ = try? store.delete(at: 0)
+        }
+        let list = AttractionListPresenter(store: store)
+        let orsay = Attraction(name: "Orsay")
+        let eiffel = Attraction(name: "Eiffel Tower")
+        #expect(store.takeIn(changed: [(orsay, [louvre.id]), (eiffel, [orsay.id])], deleted: []))
+
+        #expect(list.viewState.rows.map(\.name) == store.elements.map(\.name))
+        withExtendedLifetime(token) {}
     }
 }

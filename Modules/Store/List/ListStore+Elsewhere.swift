@@ -21,25 +21,27 @@ extension ListStore {
     /// - Returns: The changes applied, in order.
     @discardableResult
     public func takeIn(_ edits: [ListEdit<Element>]) -> [ListChange<Element>] {
-        var applied: [ListChange<Element>] = []
-        apply(elsewhere: edits, into: &applied)
-        publish(elsewhere: applied)
-        return applied
+        apply(elsewhere: edits)
     }
 
-    /// Applies edits made elsewhere, in order, adding each change to `applied`; nothing is
-    /// published yet (``publish(elsewhere:)`` does, once the batch is in).
-    private func apply(
-        elsewhere edits: [ListEdit<Element>], into applied: inout [ListChange<Element>]
-    ) {
+    /// Applies edits made elsewhere, in order, publishing each as it is applied (a subscriber
+    /// that edits as it hears one finds the list as that change left it).
+    ///
+    /// - Returns: The changes applied, in order.
+    @discardableResult
+    private func apply(elsewhere edits: [ListEdit<Element>]) -> [ListChange<Element>] {
+        var applied: [ListChange<Element>] = []
         for edit in edits {
-            if let change = list.apply(edit) { applied.append(change) }
+            guard let change = list.apply(edit) else { continue }
+            publish(elsewhere: [change])
+            applied.append(change)
         }
+        return applied
     }
 
     /// Publishes changes taken in from elsewhere, once the Undo and Redo labels name each element
     /// they carry as it is called now (renamed there, or brought back): one pass over the
-    /// history for the whole batch.
+    /// history for the changes given, none while it is empty.
     func publish(elsewhere changes: [ListChange<Element>]) {
         var titles: [Element.ID: String] = [:]
         for change in changes {
@@ -76,17 +78,13 @@ extension ListStore {
             from: .persistence, to: .store,
             "take in another process's commit (\(Element.counted(changed.count)) changed, \(deleted.count) deleted)"
         )
-        var applied: [ListChange<Element>] = []
         var titles: [String] = []
-        // Published, and the deletions told, whether every row found its place or not.
-        defer {
-            publish(elsewhere: applied)
-            if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) }
-        }
+        // The deletions told, whether every row found its place or not.
+        defer { if !titles.isEmpty { post(MergeNotice.deletedThere(titles)) } }
         for id in deleted {
             guard let position = position(of: id) else { continue }
             let element = list.elements[position]
-            apply(elsewhere: [.remove(element, at: position)], into: &applied)
+            apply(elsewhere: [.remove(element, at: position)])
             titles.append(element.title)
         }
         for (element, predecessors) in changed {
@@ -94,17 +92,17 @@ extension ListStore {
             if previous == nil, !predecessors.isEmpty { return false }
             let after = previous ?? -1
             guard let position = position(of: element.id) else {
-                apply(elsewhere: [.insert(element, at: after + 1)], into: &applied)
+                apply(elsewhere: [.insert(element, at: after + 1)])
                 continue
             }
             let destination = position < after ? after : after + 1
             if destination != position {
                 let move = ListEdit<Element>.move(element.id, from: position, to: destination)
-                apply(elsewhere: [move], into: &applied)
+                apply(elsewhere: [move])
             }
             let current = list.elements[destination]
             if current != element {
-                apply(elsewhere: [.replace(old: current, new: element)], into: &applied)
+                apply(elsewhere: [.replace(old: current, new: element)])
             }
         }
         return true

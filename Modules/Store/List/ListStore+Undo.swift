@@ -50,7 +50,7 @@ extension ListStore {
     ///
     /// - Complexity: O(*h*) for *h* entries in the history, once for any number of renames.
     func relabelHistory(_ renamed: [Element.ID: String]) {
-        guard !renamed.isEmpty else { return }
+        guard !renamed.isEmpty, undoLabel != nil || redoLabel != nil else { return }
         history.relabel { entry in renamed[entry.edit.elementID].map(entry.edit.label(title:)) }
     }
 }
