@@ -127,11 +127,29 @@ enum PropertyFollower {
                     oldValue: options.contains(.old) ? oldValue : nil,
                     newValue: options.contains(.new) ? newValue : nil))
         }
-        let following = Task { @MainActor in
+        /// Ends the following once the object is gone, though the token is still held: the
+        /// object's registrar keeps `lifetime` until the next change or until the object goes,
+        /// and it tells which when the registrar lets it go.
+        @MainActor func endWithTheObject() {
+            guard let object = weakObject else { return }
+            let lifetime = ObjectLifetime { [weak delivered] in
+                guard weakObject == nil else { return }
+                Task { @MainActor in delivered?.following?.cancel() }
+            }
+            withObservationTracking {
+                _ = object[keyPath: keyPath]
+            } onChange: {
+                _ = lifetime
+            }
+        }
+        delivered.following = Task { @MainActor in
             // Its looks end with it: a look sleeping between pauses holds the handler.
             defer { delivered.lookingAgain?.cancel() }
             for await value in values {
                 guard !isCancelled.isSet else { return }
+                // A change let the last one go: the next change, or the object's end, lets this
+                // one go.
+                endWithTheObject()
                 deliver(value)
                 // `Observations` re-reads the property when it is about to change (willSet): a
                 // change made on another thread may not have landed when it reads, and no
@@ -145,22 +163,37 @@ enum PropertyFollower {
                 }
             }
         }
+        let following = delivered.following
         return ObservationToken {
             isCancelled.set()
-            following.cancel()
+            following?.cancel()
         }
     }
 }
 
-/// The value a follower last delivered, and its look for a change that lands late.
+/// The value a follower last delivered, the task that follows, and its look for a change that
+/// lands late.
 @MainActor
 private final class Delivered<Value> {
     var value: Value
+    var following: Task<Void, Never>?
     var lookingAgain: Task<Void, Never>?
 
     init(_ value: Value) {
         self.value = value
     }
+}
+
+/// Runs `ended` when let go, on whichever thread lets it go: kept by an object's registrar, it
+/// is let go at the object's next change or at its end.
+private final class ObjectLifetime: Sendable {
+    private let ended: @Sendable () -> Void
+
+    init(_ ended: @escaping @Sendable () -> Void) {
+        self.ended = ended
+    }
+
+    deinit { ended() }
 }
 
 /// A flag one thread sets and another reads.

@@ -113,6 +113,29 @@ struct PropertyHandlerTests {
         #expect(log.changes.isEmpty)
         withExtendedLifetime(token) {}
     }
+
+    @Test(
+        "the observation ends with its object: the handler and its captures are let go while the token is still held"
+    )
+    func handlerLetGoWithTheObject() async {
+        final class Held {}
+        weak var weakHeld: Held?
+        var token: ObservationToken?
+        do {
+            let lamp = Lamp()
+            let held = Held()
+            weakHeld = held
+            token = lamp.observe(\.isOn) { _ in _ = held }
+            lamp.isOn = true
+            await settle()
+        }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while weakHeld != nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(weakHeld == nil, "the handler outlived the object it observed")
+        withExtendedLifetime(token) {}
+    }
 }
 
 @MainActor
