@@ -29,7 +29,7 @@ extension ListStore where Element: DocumentListElement {
     /// - Returns: The store and its saver; call the saver's `flush()` before exiting.
     ///
     /// The store's edits reach the saver through a ``DocumentPersistence``; another process's
-    /// save reaches the store through the saver's `reconcile`, which merges it in.
+    /// save reaches the store, its ``/MVCStore/ListInbox``, through the saver's `reconcile`.
     /// - Throws: `PersistenceError` if the file exists but cannot be loaded, or breaks the
     ///   model's rules; nothing is written.
     public static func open(
@@ -48,11 +48,6 @@ extension ListStore where Element: DocumentListElement {
         let elements = snapshot.document ?? []
         let list = await Task.detached { EditableList(elements) }.value
         let store = ListStore(list, persistence: DocumentPersistence(saver: saver), tracer: tracer)
-        saver.reconcile = { [weak store] base, fileVersion, notices in
-            await store?.takeIn(base: base, fileVersion: fileVersion, notices: notices)
-                ?? fileVersion
-        }
-        saver.notify = { [weak store] message in store?.postNotice(message) }
         if let watchInterval {
             saver.watch(every: watchInterval)
         } else if watching {
@@ -80,5 +75,16 @@ public final class DocumentPersistence<Element: DocumentListElement>: ListPersis
     /// Hands the whole new list to the saver, which writes it after its delay.
     public func listChanged(_ elements: [Element], by change: ListChange<Element>) {
         saver.documentChanged(elements)
+    }
+
+    /// Has the saver hand `inbox` each newer version of the file it finds, and each sentence
+    /// about the file; `inbox` is held weakly.
+    public func connect(to inbox: any ListInbox<Element>) {
+        weak let inbox = inbox
+        saver.reconcile = { base, fileVersion, notices in
+            await inbox?.takeIn(base: base, fileVersion: fileVersion, notices: notices)
+                ?? fileVersion
+        }
+        saver.notify = { message in inbox?.postNotice(message) }
     }
 }

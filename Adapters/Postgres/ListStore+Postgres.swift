@@ -32,7 +32,6 @@ extension ListStore where Element: RowListElement {
         }
         let persistence = PostgresPersistence(table: table, tracer: tracer)
         let store = ListStore(elements, persistence: persistence, tracer: tracer)
-        persistence.store = store
         if listening { persistence.listen() } else { persistence.watchOnlyWhenAsked() }
         return (store, persistence)
     }

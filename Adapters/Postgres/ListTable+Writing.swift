@@ -25,7 +25,7 @@ extension ListTable {
         // No other client committed since the store last caught up, and the row is as this
         // client has it: the store has this change too. Otherwise the next look reads it.
         if before == seen, epoch == seenEpoch, outcome.element == write.ours {
-            tookIn(through: after, epoch: epoch)
+            tookIn(TableMark(through: after, epoch: epoch))
         }
         return (outcome.notices, outcome.element != write.ours)
     }

@@ -2,19 +2,15 @@ import Foundation
 import MVCModel
 import MVCStore
 
-/// What changed in the table after the last change the store has.
-struct TableChanges<Element: RowListElement>: Sendable {
-    /// The rows changed, in list order: each element (or why it cannot be taken in) and the ids
-    /// of the rows right before it, nearest first.
-    var rows: [(element: Element?, problem: String?, predecessors: [Element.ID])] = []
-    /// The rows deleted (by id).
-    var deleted: [Element.ID] = []
-    /// The whole list and the rows that break a rule, when the changes alone could not be read.
-    var whole: (elements: [Element], problems: [String])?
-    /// The last change this covers, and the list's epoch.
+/// Where a look of a table starts: the last change the store has, and the epoch of the list it
+/// was counted in.
+struct TableMark: Sendable {
     var through: Int64
     var epoch: String
 }
+
+/// What changed in the table after the last change the store has.
+typealias TableChanges<Element: RowListElement> = RowChanges<Element, TableMark>
 
 /// A list kept in a PostgreSQL table (see `TableSchema`): an actor on a queue of its own, since
 /// libpq's calls block. Connects when first asked, and again after the connection is lost.
@@ -242,15 +238,19 @@ actor ListTable<Element: RowListElement> {
                 FROM c ORDER BY c.rank, c.id
                 """, [String(seen), String(Self.wholeReadThreshold + 1)])
             if rows.count > Self.wholeReadThreshold { return nil }
-            var changes = TableChanges<Element>(through: last, epoch: epoch)
+            var changes = TableChanges<Element>(mark: TableMark(through: last, epoch: epoch))
             for row in rows {
                 let before = row.last.flatMap { $0 }.flatMap {
                     try? JSONDecoder().decode([String].self, from: Data($0.utf8))
                 }
                 let predecessors = (before ?? []).compactMap { Element.id(stored: $0) }
                 switch decode(Array(row.dropLast()), fields: fields) {
-                case .success(let element): changes.rows.append((element, nil, predecessors))
-                case .failure(let problem): changes.rows.append((nil, problem.text, predecessors))
+                case .success(let element):
+                    changes.rows.append(
+                        ChangedRow(element: element, problem: nil, predecessors: predecessors))
+                case .failure(let problem):
+                    changes.rows.append(
+                        ChangedRow(element: nil, problem: problem.text, predecessors: predecessors))
                 }
             }
             changes.deleted = try connection.run(
@@ -261,16 +261,36 @@ actor ListTable<Element: RowListElement> {
         }
         if let read { return read }
         let whole = try readWhole(connection)
-        var changes = TableChanges<Element>(through: whole.through, epoch: whole.epoch)
+        var changes = TableChanges<Element>(
+            mark: TableMark(through: whole.through, epoch: whole.epoch))
         changes.whole = (whole.elements, whole.problems)
         return changes
     }
 
-    /// The store took in every change up to `through`.
-    func tookIn(through: Int64, epoch: String) {
-        (seenChange, seenEpoch) = (through, epoch)
+    /// The store took in every change up to `mark`.
+    func tookIn(_ mark: TableMark) {
+        (seenChange, seenEpoch) = (mark.through, mark.epoch)
     }
 
     /// Lets go of the connection.
     func close() { connection = nil }
+}
+
+extension ListTable: RowDatabase {
+    nonisolated var shortName: String { location.table }
+    nonisolated var place: String { location.description }
+    /// Half a second: a look can fail while the listener stays connected, and hears nothing new.
+    nonisolated var lookRetry: Duration? { .milliseconds(500) }
+
+    /// The next look reads the whole list.
+    func readWholeListNext() { tookIn(TableMark(through: -1, epoch: "")) }
+
+    func closingBegan(patience: Duration) {}
+
+    /// Gives up once the patience ran out, with the last reason the server gave.
+    nonisolated func closingGivesUp(
+        after error: PersistenceError, patience: Duration, deadlinePassed: Bool
+    ) -> String? {
+        deadlinePassed ? error.reason : nil
+    }
 }

@@ -1,31 +1,17 @@
+import Foundation
 import MVCModel
 import MVCStore
 
-/// One row another program changed, as a look or a write found it.
-struct ChangedRow<Element: SQLiteListElement>: Sendable {
-    /// The element the row holds; `nil` if it cannot be taken in (then `problem` says why).
-    var element: Element?
-    var problem: String?
-    /// The ids of the rows right before it in the list, nearest first (a few: the first of them
-    /// the store has is the one it goes after; none, at the top).
-    var predecessors: [Element.ID]
-}
-
-/// What changed in the database after the last change the store has.
-struct DatabaseChanges<Element: SQLiteListElement>: Sendable {
-    /// The rows changed, in list order.
-    var rows: [ChangedRow<Element>] = []
-    /// The rows deleted (by id).
-    var deleted: [Element.ID] = []
-    /// The whole list and the rows that break a rule, when the changes alone could not be read:
-    /// this process fell behind the tombstones kept, or most of the list changed.
-    var whole: (elements: [Element], problems: [String])?
-    /// The last change this covers, and the `data_version` it was read at.
+/// Where a look of an SQLite database starts: the last change the store has, the change log's
+/// stamp for it, and the `data_version` it was read at.
+struct SQLiteMark: Sendable {
     var through: Int64
-    /// The change log's stamp for `through`.
     var stamp: Int64?
     var dataVersion: Int64
 }
+
+/// What changed in the database after the last change the store has.
+typealias DatabaseChanges<Element: SQLiteListElement> = RowChanges<Element, SQLiteMark>
 
 /// Taking in other programs' commits: what changed since the last change the store has.
 extension ListDatabase {
@@ -56,14 +42,15 @@ extension ListDatabase {
         }
     }
 
-    /// Records that the store took in the changes through `change`.
+    /// Records that the store took in the changes through `mark`.
     ///
-    /// The next look reads what came after: exactly `change`, even below the last one seen, since
-    /// a copy restored in place took the counter back, and the commits that bring it up are new.
-    func tookIn(through change: Int64, stamp: Int64?, dataVersion: Int64) {
-        seenChange = change
-        seenStamp = stamp
-        seenDataVersion = dataVersion
+    /// The next look reads what came after: exactly its change, even below the last one seen,
+    /// since a copy restored in place took the counter back, and the commits that bring it up
+    /// are new.
+    func tookIn(_ mark: SQLiteMark) {
+        seenChange = mark.through
+        seenStamp = mark.stamp
+        seenDataVersion = mark.dataVersion
     }
 
     /// The changes after `seen`, inside a read transaction.
@@ -100,8 +87,9 @@ extension ListDatabase {
         let historyKept = seen <= 0 || stampAtSeen == stamp
         guard last != seen || !historyKept else { return nil }
         var changes = DatabaseChanges<Element>(
-            through: last, stamp: try DatabaseSchema.stamp(of: last, in: connection),
-            dataVersion: dataVersion)
+            mark: SQLiteMark(
+                through: last, stamp: try DatabaseSchema.stamp(of: last, in: connection),
+                dataVersion: dataVersion))
         let changedRows =
             try connection.integer(
                 "SELECT count(*) FROM elements WHERE row_change > ?", .integer(seen)) ?? 0
@@ -131,7 +119,21 @@ extension ListDatabase {
     }
 }
 
-extension ListDatabase {
+extension ListDatabase: RowDatabase {
+    nonisolated var shortName: String { url.lastPathComponent }
+    nonisolated var place: String { path }
+    /// None: the next poll looks again.
+    nonisolated var lookRetry: Duration? { nil }
+
+    /// Always gives up: a write begun once closing began has waited out the locks already.
+    nonisolated func closingGivesUp(
+        after error: PersistenceError, patience: Duration, deadlinePassed: Bool
+    ) -> String? {
+        error == locked(for: patience)
+            ? "another program kept the database locked for over \(patience) while it closed"
+            : error.reason
+    }
+
     /// Makes the next look read the whole list, whatever its counter says.
     func readWholeListNext() {
         seenChange = -1

@@ -132,10 +132,11 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     func close() { connection = nil }  // lets go of the connection
 
-    /// Lets every write from now on wait for other processes' locks until `deadline`.
-    func waitForLocks(_ wait: Duration, until deadline: ContinuousClock.Instant) {
-        lockWait = wait
-        waitingUntil = deadline
+    /// Closing began: every write from now on waits for other processes' locks until `patience`
+    /// has passed.
+    func closingBegan(patience: Duration) {
+        lockWait = patience
+        waitingUntil = .now + patience
     }
 
     // MARK: Helpers

@@ -30,7 +30,6 @@ extension ListStore where Element: SQLiteListElement {
         let list = try await database.open()
         let persistence = SQLitePersistence(database: database, tracer: tracer)
         let store = ListStore(list, persistence: persistence, tracer: tracer)
-        persistence.store = store
         persistence.watch(every: pollInterval, clock: clock)
         return (store, persistence)
     }

@@ -1,14 +1,13 @@
 public import MVCModel
 public import MVCObservation
 
-/// Where a ``ListStore`` sends its edits to keep them: the one thing the store knows about
-/// persistence.
+/// Where a ``ListStore`` keeps its list: the one thing the store knows about persistence.
 ///
-/// The store calls ``listChanged(_:by:)`` after every edit it applied (its own, an undo, a redo,
-/// or one taken in from another process's save), and shows ``saveStatus`` to its screens. How the
-/// edit reaches the disk is the adapter's business: the JSON document adapter (MVCPersistence)
-/// rewrites one file after a burst of edits; the SQLite adapter writes one row per edit.
-/// Screens and presenters never see which one is behind the store.
+/// The port carries both directions. Out: the store calls ``listChanged(_:by:)`` after each edit
+/// it made. Back: the store shows ``saveStatus``, and takes in what the adapter hands the
+/// ``ListInbox`` given by ``connect(to:)`` (another process's rows, list and notices); no adapter
+/// holds the store. The JSON document adapter (MVCPersistence) rewrites one file after a burst of
+/// edits; the database adapters write one row per edit. Screens never see which is behind it.
 @MainActor
 public protocol ListPersistence<Element>: AnyObject {
     /// The elements of the list it keeps.
@@ -19,4 +18,13 @@ public protocol ListPersistence<Element>: AnyObject {
 
     /// Told after the store applied `change`; `elements` is the whole list after it.
     func listChanged(_ elements: [Element], by change: ListChange<Element>)
+
+    /// Told once, by the store it keeps, where to hand what arrives from elsewhere; it holds
+    /// `inbox` weakly. By default it is ignored: a persistence that only writes needs none.
+    func connect(to inbox: any ListInbox<Element>)
+}
+
+extension ListPersistence {
+    /// Ignores `inbox`: nothing arrives from elsewhere.
+    public func connect(to inbox: any ListInbox<Element>) {}
 }

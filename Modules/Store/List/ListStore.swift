@@ -14,10 +14,9 @@ public import MVCTracing
 /// they are about, keyed by element (subscribe to all, or to one element's key), another
 /// process's changes too (``takeIn(base:fileVersion:notices:)``, ``takeIn(_:)``).
 ///
-/// Where the list is kept is a port, ``ListPersistence``, told each edit; each adapter opens a
-/// store on its own (`open(at:)`, `openDatabase(at:)`, `openTable(at:)`). The store knows no
-/// element type: it works from what ``/MVCModel/ListElement`` declares (the id, the fields, the
-/// rules). The attractions sample's store is `ListStore<Attraction>`.
+/// It keeps the list through a port, ``ListPersistence``, whose adapters each open a store
+/// (`open(at:)`, `openDatabase(at:)`, `openTable(at:)`) and hand its ``ListInbox`` what arrives
+/// from elsewhere. It knows no element type, only ``/MVCModel/ListElement``'s declarations.
 @MainActor
 public final class ListStore<Element: ListElement> {
     /// The update of each edit, undo, redo and merge, once the list and history changed: a feed
@@ -68,6 +67,7 @@ public final class ListStore<Element: ListElement> {
         self.persistence = persistence
         self.tracer = tracer
         savingToken = persistence.map(followSaving)
+        persistence?.connect(to: self)
     }
 
     // MARK: Reading
