@@ -68,47 +68,48 @@ extension ListTable {
         return (outcome, before, after, epoch)
     }
 
-    /// Merges the edit with the stored row, as the SQLite adapter does, and says what to write:
-    /// a row another client changed keeps its edits, a result that would break the element's
-    /// rules is not written (the stored row stays, told), an insert over a row that exists merges.
+    /// The statements that write the edit merged with the stored row, as ``/MVCStore/RowWrite``'s
+    /// plan says (the same the SQLite adapter asks).
     private func merged(
         _ write: RowWrite<Element>, stored: [String?]?, _ connection: PostgresConnection
     ) throws -> (ElementMerge<Element>.Outcome, [(sql: String, parameters: [String?])]) {
         let key = Element.storedText(of: write.change.element.id)
-        let storedElement = stored.flatMap {
-            try? decode($0, fields: ContiguousArray(Element.fields)).get()
-        }
-        // A row that cannot be read (skipped and told at its look) counts as untouched.
-        let theirs = stored == nil ? nil : storedElement ?? write.base ?? write.ours
-        let outcome = ElementMerge.resolve(base: write.base, ours: write.ours, theirs: theirs)
+        let row = stored.map { try? decode($0, fields: ContiguousArray(Element.fields)).get() }
+        let (outcome, steps) = write.plan(stored: row)
         let place = {
-            try self.rank(
-                placing: key, after: write.predecessor, before: write.successor, connection)
+            guard
+                let rank = try RowRank.placing(
+                    key, after: write.predecessor.map(Element.storedText),
+                    before: write.successor.map(Element.storedText),
+                    in: TableRanks(table: self.table, connection: connection))
+            else {
+                throw PersistenceError.unwritable(
+                    path: self.location.description,
+                    reason: "no room for a rank after renumbering")
+            }
+            return rank
         }
-        var statements: [(sql: String, parameters: [String?])] = []
-        switch (outcome.element, stored != nil) {
-        case (nil, false): break
-        case (nil, true):
-            statements.append(("DELETE FROM \(table) WHERE id = $1", [key]))
-        case (let element?, false):
-            statements.append(inserting(element, rank: try place()))
-        case (let element?, true):
-            if element != storedElement {
-                let sets = Element.fields.enumerated().map {
-                    "\(PostgresLocation.quoted($1.name)) = $\($0 + 2)"
-                }
-                statements.append(
-                    (
+        return (
+            outcome,
+            try steps.map { step -> (sql: String, parameters: [String?]) in
+                switch step {
+                case .delete: return ("DELETE FROM \(table) WHERE id = $1", [key])
+                case .insert(let element): return inserting(element, rank: try place())
+                case .update(let element):
+                    let sets = Element.fields.enumerated().map {
+                        "\(PostgresLocation.quoted($1.name)) = $\($0 + 2)"
+                    }
+                    return (
                         "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = $1",
                         [key] + Element.fields.map { $0.text(in: element) }
-                    ))
+                    )
+                case .rank:
+                    return (
+                        "UPDATE \(table) SET rank = $2 WHERE id = $1", [key, String(try place())]
+                    )
+                }
             }
-            if case .moved = write.change {
-                statements.append(
-                    ("UPDATE \(table) SET rank = $2 WHERE id = $1", [key, String(try place())]))
-            }
-        }
-        return (outcome, statements)
+        )
     }
 
     /// The statement that inserts `element` at `rank`.
@@ -146,50 +147,6 @@ extension ListTable {
                 values)
             start += batch.count
         }
-    }
-
-    /// The rank that puts the row `key` right after `predecessor` (or right before `successor`,
-    /// if the predecessor is gone; at the front if it had none; at the end if both are gone),
-    /// renumbering the list once if its neighbours have no room (`RowRank`).
-    private func rank(
-        placing key: String, after predecessor: Element.ID?, before successor: Element.ID?,
-        _ connection: PostgresConnection
-    ) throws -> Int64 {
-        let (after, before) = (
-            predecessor.map(Element.storedText), successor.map(Element.storedText)
-        )
-        let rankOf = "SELECT rank FROM \(table) WHERE id = $1"
-        for _ in 0..<2 {
-            let found: Int64??
-            if let after, let low = try connection.run(rankOf, [after]).first?[0]?.int64 {
-                let high = try connection.run(
-                    "SELECT rank FROM \(table) WHERE rank >= $1 AND id NOT IN ($2, $3) ORDER BY rank LIMIT 1",
-                    [String(low), key, after]
-                ).first?[0]?.int64
-                found = RowRank.between(low, high)
-            } else if let before, let high = try connection.run(rankOf, [before]).first?[0]?.int64 {
-                let low = try connection.run(
-                    "SELECT rank FROM \(table) WHERE rank <= $1 AND id NOT IN ($2, $3) ORDER BY rank DESC LIMIT 1",
-                    [String(high), key, before]
-                ).first?[0]?.int64
-                found = RowRank.between(low, high)
-            } else {
-                let edge = try connection.run(
-                    "SELECT rank FROM \(table) WHERE id != $1 ORDER BY rank\(after == nil ? "" : " DESC") LIMIT 1",
-                    [key]
-                ).first?[0]?.int64
-                found = after == nil ? RowRank.between(nil, edge) : RowRank.between(edge, nil)
-            }
-            if let rank = found ?? nil { return rank }
-            // Every row a fresh rank, `gap` apart, in list order (rare: O(n)).
-            try connection.run(
-                """
-                UPDATE \(table) t SET rank = n.rank FROM (SELECT id, (row_number() OVER (ORDER BY rank, id)
-                    - count(*) OVER () / 2) * \(RowRank.gap) AS rank FROM \(table)) n WHERE t.id = n.id
-                """)
-        }
-        throw PersistenceError.unwritable(
-            path: location.description, reason: "no room for a rank after renumbering")
     }
 
     /// Makes the list's table, which must not exist yet, holding `elements`: in one transaction,
@@ -232,4 +189,30 @@ extension ListTable {
 extension String {
     /// The integer this text spells, as PostgreSQL writes a `bigint`.
     var int64: Int64? { Int64(self) }
+}
+
+/// The ranks of a list's table, for ``/MVCStore/RowRank``'s placement.
+private struct TableRanks: StoredRanks {
+    let table: String
+    let connection: PostgresConnection
+
+    func rank(of key: String) throws -> Int64? {
+        try connection.run("SELECT rank FROM \(table) WHERE id = $1", [key]).first?[0]?.int64
+    }
+
+    func nearest(to rank: Int64, upward: Bool, excluding excluded: [String]) throws -> Int64? {
+        let marks = (0..<excluded.count).map { "$\($0 + 2)" }.joined(separator: ", ")
+        return try connection.run(
+            "SELECT rank FROM \(table) WHERE rank \(upward ? ">=" : "<=") $1 AND id NOT IN (\(marks)) ORDER BY rank\(upward ? "" : " DESC") LIMIT 1",
+            [String(rank)] + excluded
+        ).first?[0]?.int64
+    }
+
+    func renumber() throws {
+        try connection.run(
+            """
+            UPDATE \(table) t SET rank = n.rank FROM (SELECT id, (row_number() OVER (ORDER BY rank, id)
+                - count(*) OVER () / 2) * \(RowRank.gap) AS rank FROM \(table)) n WHERE t.id = n.id
+            """)
+    }
 }

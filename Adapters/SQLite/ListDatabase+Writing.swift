@@ -79,81 +79,51 @@ extension ListDatabase {
         try sqliteCall(writing: true) {
             try connection.writing {
                 for (position, element) in elements.enumerated() {
-                    try insert(
-                        element, in: connection,
-                        rank: Int64(position + 1) * DatabaseSchema.rankGap)
+                    try insert(element, rank: Int64(position + 1) * RowRank.gap, connection)
                 }
             }
         }
     }
 
-    /// Merges the edit with the stored row and writes the result: a row another program
-    /// changed meanwhile keeps its edits, a result that would break the element's rules is not
-    /// written (the stored row stays, told), and an insert over a row that exists merges.
+    /// Merges the edit with the stored row and writes the result, as ``/MVCStore/RowWrite``'s
+    /// plan says.
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
         -> ElementMerge<Element>.Outcome
     {
-        let id = write.change.element.id
-        let stored = try storedRow(of: id, in: connection)
-        // A row another program wrote that cannot be read (skipped and told at its look) is no
-        // deletion: it counts as untouched, so this process's version is written over it.
-        let theirs = stored.exists ? stored.element ?? write.base ?? write.ours : nil
-        let outcome = ElementMerge.resolve(
-            base: write.base, ours: write.ours, theirs: theirs)
+        let stored = Element.storedText(of: write.change.element.id)
+        let key = SQLiteValue.text(stored)
+        let (outcome, steps) = write.plan(stored: try storedRow(key, in: connection))
         let place = {
-            try self.rank(
-                placing: id, after: write.predecessor, before: write.successor, in: connection)
+            guard
+                let rank = try RowRank.placing(
+                    stored, after: write.predecessor.map(Element.storedText),
+                    before: write.successor.map(Element.storedText),
+                    in: SQLiteRanks(connection: connection))
+            else {
+                throw PersistenceError.unwritable(
+                    path: self.path, reason: "no room for a rank after renumbering")
+            }
+            return rank
         }
-        switch (outcome.element, stored.exists) {
-        case (nil, false): break
-        case (nil, true):
-            try connection.run(
-                "DELETE FROM elements WHERE id = ?", .text(Element.storedText(of: id)))
-        case (let element?, false):
-            try insert(element, in: connection, rank: place())
-        case (let element?, true):
-            if element != stored.element {
+        for step in steps {
+            switch step {
+            case .delete: try connection.run("DELETE FROM elements WHERE id = ?", key)
+            case .insert(let element): try insert(element, rank: try place(), connection)
+            case .update(let element):
                 try connection.rows(
                     updateStatement,
-                    [.text(Element.storedText(of: id))]
-                        + Element.fields.map { DatabaseSchema.stored($0, in: element) },
+                    [key] + Element.fields.map { DatabaseSchema.stored($0, in: element) },
                     columns: 0
                 ) { _ in }
-            }
-            if case .moved = write.change {
+            case .rank:
                 try connection.run(
-                    "UPDATE elements SET rank = ? WHERE id = ?", .integer(place()),
-                    .text(Element.storedText(of: id)))
+                    "UPDATE elements SET rank = ? WHERE id = ?", .integer(try place()), key)
             }
         }
         return outcome
     }
 
-    /// The stored row with `id`: whether there is one, and its element (`nil` if it cannot be
-    /// read or breaks a rule: a merge then writes over it).
-    private func storedRow(of id: Element.ID, in connection: SQLiteConnection) throws
-        -> (exists: Bool, element: Element?)
-    {
-        let fields = Element.fields
-        var found: (exists: Bool, element: Element?) = (false, nil)
-        try connection.rows(
-            "SELECT \(fields.map { DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) }.joined(separator: ", ")) FROM elements WHERE id = ?",
-            [.text(Element.storedText(of: id))], columns: fields.count
-        ) { row in
-            var element = Element(blankWithID: id)
-            for (text, field) in zip(row, fields) {
-                guard let text else { continue }
-                if field.set(text, in: &element) != nil {
-                    found = (true, nil)
-                    return
-                }
-            }
-            found = (true, element.problems.isEmpty ? element : nil)
-        }
-        return found
-    }
-
-    private func insert(_ element: Element, in connection: SQLiteConnection, rank: Int64) throws {
+    private func insert(_ element: Element, rank: Int64, _ connection: SQLiteConnection) throws {
         try connection.rows(
             insertStatement,
             [.text(Element.storedText(of: element.id)), .integer(rank)]
@@ -162,62 +132,51 @@ extension ListDatabase {
         ) { _ in }
     }
 
-    /// The rank that puts `id` right after `predecessor` (or right before `successor`, if the
-    /// predecessor is gone; at the front if it had none; at the end if both are gone).
-    private func rank(
-        placing id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
-        in connection: SQLiteConnection
-    ) throws -> Int64 {
-        for _ in 0..<2 {
-            if let rank = try placement(
-                of: id, after: predecessor, before: successor, in: connection)
-            {
-                return rank
-            }
-            try renumber(connection)
+    /// The stored row with `key`: `nil` if there is none, `.some(nil)` if it cannot be read or
+    /// breaks a rule.
+    private func storedRow(_ key: SQLiteValue, in connection: SQLiteConnection) throws
+        -> Element??
+    {
+        let fields = ContiguousArray(Element.fields)
+        var found: Element?? = nil
+        try connection.rows(
+            "SELECT id, \(fields.map { DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) }.joined(separator: ", ")) FROM elements WHERE id = ?",
+            [key], columns: fields.count + 1
+        ) { row in
+            var problem: String?
+            found = .some(
+                Element.decoded(
+                    key: row[0] ?? "", texts: row, from: 1, fields: fields, problem: &problem))
         }
-        throw PersistenceError.unwritable(
-            path: path, reason: "no room for a rank after renumbering")
+        return found
+    }
+}
+
+/// The ranks of an SQLite list, for ``/MVCStore/RowRank``'s placement.
+private struct SQLiteRanks: StoredRanks {
+    let connection: SQLiteConnection
+
+    func rank(of key: String) throws -> Int64? {
+        try connection.integer("SELECT rank FROM elements WHERE id = ?", .text(key))
     }
 
-    /// The rank between the neighbours, or `nil` if they have no room (a row sharing a
-    /// neighbour's rank, set by hand, leaves none).
-    private func placement(
-        of id: Element.ID, after predecessor: Element.ID?, before successor: Element.ID?,
-        in connection: SQLiteConnection
-    ) throws -> Int64? {
-        let key = SQLiteValue.text(Element.storedText(of: id))
-        let rankOf = "SELECT rank FROM elements WHERE id = ?"
-        if let predecessor,
-            let low = try connection.integer(rankOf, .text(Element.storedText(of: predecessor)))
-        {
-            let high = try connection.integer(
-                "SELECT rank FROM elements WHERE rank >= ? AND id NOT IN (?, ?) ORDER BY rank LIMIT 1",
-                .integer(low), key, .text(Element.storedText(of: predecessor)))
-            return RowRank.between(low, high)
-        }
-        if let successor,
-            let high = try connection.integer(rankOf, .text(Element.storedText(of: successor)))
-        {
-            let low = try connection.integer(
-                "SELECT rank FROM elements WHERE rank <= ? AND id NOT IN (?, ?) ORDER BY rank DESC LIMIT 1",
-                .integer(high), key, .text(Element.storedText(of: successor)))
-            return RowRank.between(low, high)
-        }
-        let edge = try connection.integer(
-            "SELECT rank FROM elements WHERE id != ? ORDER BY rank\(predecessor == nil ? "" : " DESC") LIMIT 1",
-            key)
-        return predecessor == nil ? RowRank.between(nil, edge) : RowRank.between(edge, nil)
+    func nearest(to rank: Int64, upward: Bool, excluding excluded: [String]) throws -> Int64? {
+        let marks = Array(repeating: "?", count: excluded.count).joined(separator: ", ")
+        var found: Int64?
+        try connection.rows(
+            "SELECT rank FROM elements WHERE rank \(upward ? ">=" : "<=") ? AND id NOT IN (\(marks)) ORDER BY rank\(upward ? "" : " DESC") LIMIT 1",
+            [.integer(rank)] + excluded.map { .text($0) }, columns: 1
+        ) { found = $0[0].flatMap { Int64($0) } }
+        return found
     }
 
-    /// Gives every row a fresh rank, `rankGap` apart, in list order (rare: O(*n*)).
-    private func renumber(_ connection: SQLiteConnection) throws {
+    func renumber() throws {
         let ids = try connection.strings("SELECT id FROM elements ORDER BY rank, rowid")
-        let start = -Int64(ids.count / 2) * DatabaseSchema.rankGap
+        let start = -Int64(ids.count / 2) * RowRank.gap
         for (position, id) in ids.enumerated() {
             try connection.run(
                 "UPDATE elements SET rank = ? WHERE id = ?",
-                .integer(start + Int64(position) * DatabaseSchema.rankGap), .text(id))
+                .integer(start + Int64(position) * RowRank.gap), .text(id))
         }
     }
 }
