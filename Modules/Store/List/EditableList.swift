@@ -82,8 +82,8 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     }
 
     /// The position of the element with `id`: `hint` if it is there, else looked up.
-    private mutating func index(of id: Element.ID, hint: Int) -> Int? {
-        if elements.indices.contains(hint), elements[hint].id == id { return hint }
+    private mutating func index(of id: Element.ID, hint: Int?) -> Int? {
+        if let hint, elements.indices.contains(hint), elements[hint].id == id { return hint }
         return index(of: id)
     }
 
@@ -94,13 +94,13 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     ///   case nothing changed.
     /// - Complexity: O(*n*) for an insert or remove; O(distance) for a move; O(1) for a replace.
     public mutating func apply(_ edit: ListEdit<Element>) -> ListChange<Element>? {
-        apply(edit, newIsChecked: false)
+        apply(edit, checkedAt: nil)
     }
 
-    /// Applies `edit`; with `newIsChecked`, a replace's new value is known to keep the rules (the
-    /// store checked it), so it is not checked again, and `position` is where the store just
-    /// found it (looked up again only if it is not there).
-    mutating func apply(_ edit: ListEdit<Element>, newIsChecked: Bool, position hint: Int = -1)
+    /// Applies `edit`; with `checked`, a replace's new value is known to keep the rules (the
+    /// store checked it, and just found the element at `checked`, looked up again only if it is
+    /// not there), so it is not checked again.
+    mutating func apply(_ edit: ListEdit<Element>, checkedAt checked: Int?)
         -> ListChange<Element>?
     {
         switch edit {
@@ -152,13 +152,15 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
             positions[id] = destination
             return .moved(moving, from: source, to: destination)
         case .replace(let old, let new):
-            guard old.id == new.id, let position = index(of: old.id, hint: hint) else { return nil }
+            guard old.id == new.id, let position = index(of: old.id, hint: checked) else {
+                return nil
+            }
             let current = elements[position]
             let result: Element
             if current == old {
                 // The usual case, nothing merged in since the edit began: the result is `new`,
                 // checked against the rules once, here.
-                guard current != new, newIsChecked || new.problems.isEmpty else { return nil }
+                guard current != new, checked != nil || new.problems.isEmpty else { return nil }
                 result = new
             } else {
                 // Field by field: only the fields the edit changed (from `old` to `new`) are set,

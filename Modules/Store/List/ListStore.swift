@@ -154,9 +154,7 @@ public final class ListStore<Element: ListElement> {
         guard let position = list.index(of: id) else { throw .unknownElement(id) }
         let old = list.elements[position]
         guard old != newVersion else { return }
-        perform(
-            .replace(old: old, new: newVersion), title: newVersion.title,
-            newIsChecked: true, position: position)
+        perform(.replace(old: old, new: newVersion), title: newVersion.title, checkedAt: position)
     }
 
     /// Moves the element at `source` so that it ends up at `destination`.
@@ -190,9 +188,9 @@ public final class ListStore<Element: ListElement> {
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
     func perform(
-        _ edit: ListEdit<Element>, title: String?, newIsChecked: Bool = false, position: Int = -1
+        _ edit: ListEdit<Element>, title: String?, checkedAt checked: Int? = nil
     ) -> Bool {
-        guard let change = list.apply(edit, newIsChecked: newIsChecked, position: position) else {
+        guard let change = list.apply(edit, checkedAt: checked) else {
             return false
         }
         if let title { history.record(edit, label: edit.label(title: title)) }
