@@ -3,13 +3,6 @@ import MVCObservation
 import MVCTracing
 
 extension ListStore {
-    /// The position of the element with `id`, if it is in the list.
-    ///
-    /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move.
-    public func position(of id: Element.ID) -> Int? {
-        list.index(of: id)
-    }
-
     /// Applies edits made elsewhere (another process's, read back by a persistence), each
     /// published as an ordinary update: they are not recorded for undo, and not handed back to
     /// persistence, which already has them.

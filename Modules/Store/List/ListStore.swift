@@ -86,12 +86,14 @@ public final class ListStore<Element: ListElement> {
         return list.elements[position]
     }
 
-    /// The element with `id`, if it is in the list.
-    ///
-    /// - Complexity: O(1).
+    /// The element with `id`, if it is in the list; O(1).
     public func element(withID id: Element.ID) -> Element? {
         list.index(of: id).map { list.elements[$0] }
     }
+
+    /// The position of the element with `id`, if it is in the list; O(1), or O(*n*) for the
+    /// first lookup after an insert, removal or move.
+    public func position(of id: Element.ID) -> Int? { list.index(of: id) }
 
     // MARK: Editing
 
