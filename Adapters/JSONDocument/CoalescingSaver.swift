@@ -17,7 +17,7 @@ public import MVCTracing
 /// out to hold changes this process has not seen, the owner's ``reconcile`` is called on the main
 /// actor to take them in (a store turns them into ordinary change events).
 ///
-/// Call ``flush()`` before the program exits.
+/// Call ``flushAndCheck()`` before the program exits.
 @MainActor
 public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// Takes the file's newer version in: given the version to merge against (the one both sides
@@ -214,8 +214,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         let clock = self.clock
         let delay = self.delay
         // The timer holds the saver strongly: a pending version keeps its saver alive until it is
-        // written. (A version left pending by a failed write has no timer; call flush() before
-        // letting the saver go.) The task ends, and lets go. A timer cancelled after its sleep
+        // written. (A version left pending by a failed write has no timer; call flushAndCheck()
+        // before letting the saver go.) The task ends, and lets go. A timer cancelled after its sleep
         // ended still reports, with its generation, and the state ignores it.
         timer = Task {
             do { try await clock.sleep(for: delay) } catch { return }

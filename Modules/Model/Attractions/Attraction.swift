@@ -69,7 +69,7 @@ public struct Attraction: ListElement, Codable {
     /// The editable fields: the one place that lists them.
     ///
     /// Editing, undo, merging and the file format all go over this list, so a new field is added
-    /// here and nowhere else.
+    /// here, with its problems in ``AttractionValidationError`` (whose `Field` names it for them).
     public static let fields: [ElementField<Attraction>] = [
         ElementField("name", \.name, rule: AttractionRules.nameProblems),
         ElementField("notes", \.notes, listed: true, rule: AttractionRules.notesProblems),
