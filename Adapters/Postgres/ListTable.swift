@@ -279,6 +279,7 @@ actor ListTable<Element: RowListElement> {
 extension ListTable: RowDatabase {
     nonisolated var shortName: String { location.table }
     nonisolated var place: String { location.description }
+    nonisolated var others: String { "clients" }
     /// Half a second: a look can fail while the listener stays connected, and hears nothing new.
     nonisolated var lookRetry: Duration? { .milliseconds(500) }
 

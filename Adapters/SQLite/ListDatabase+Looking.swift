@@ -122,6 +122,7 @@ extension ListDatabase {
 extension ListDatabase: RowDatabase {
     nonisolated var shortName: String { url.lastPathComponent }
     nonisolated var place: String { path }
+    nonisolated var others: String { "programs" }
     /// None: the next poll looks again.
     nonisolated var lookRetry: Duration? { nil }
 

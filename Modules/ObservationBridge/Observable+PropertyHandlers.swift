@@ -131,7 +131,10 @@ enum PropertyFollower {
         /// object's registrar keeps `lifetime` until the next change or until the object goes,
         /// and it tells which when the registrar lets it go.
         @MainActor func endWithTheObject() {
-            guard let object = weakObject else { return }
+            guard let object = weakObject else {
+                delivered.following?.cancel()
+                return
+            }
             let lifetime = ObjectLifetime { [weak delivered] in
                 guard weakObject == nil else { return }
                 Task { @MainActor in delivered?.following?.cancel() }

@@ -46,6 +46,8 @@ package protocol RowDatabase<Element>: Actor {
     nonisolated var shortName: String { get }
     /// Where the list is, for errors (never with a password).
     nonisolated var place: String { get }
+    /// Who else writes the list, as a notice names them ("programs", "clients").
+    nonisolated var others: String { get }
     /// How long after a failed look to look again; `nil` waits for the next poll.
     nonisolated var lookRetry: Duration? { get }
 

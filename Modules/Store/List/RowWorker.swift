@@ -165,8 +165,11 @@ package final class RowWorker<Database: RowDatabase> {
             status.value = .failed(error, attempts: state.failures)
             resumeWaiters()
             guard let closingPatience else {
+                // Closing, begun meanwhile, tries again at once and often: it has only its
+                // patience. Before it, with backoff.
                 let failures = state.failures
-                try? await Task.sleep(for: .milliseconds(min(50 << min(failures, 6), 2_000)))
+                let pause = state.closingPatience == nil ? min(50 << min(failures, 6), 2_000) : 50
+                try? await Task.sleep(for: .milliseconds(pause))
                 return
             }
             let passed = closingDeadline.map { ContinuousClock.now >= $0 } ?? true
@@ -224,7 +227,7 @@ package final class RowWorker<Database: RowDatabase> {
         case .success(nil):
             state.lookSucceeded()
         case .failure(let error):
-            let problem = "could not read other programs' changes: \(error)"
+            let problem = "could not read other \(database.others)' changes: \(error)"
             if state.lookFailed(problem) { inbox.postNotice(problem) }
             guard let retry = database.lookRetry else { return }
             try? await Task.sleep(for: retry)

@@ -122,7 +122,7 @@ extension RowRank {
         _ key: String, after predecessor: String?, before successor: String?,
         in ranks: some StoredRanks
     ) throws -> Int64? {
-        for _ in 0..<2 {
+        for attempt in 0..<2 {
             let found: Int64?
             if let predecessor, let low = try ranks.rank(of: predecessor) {
                 let high = try ranks.nearest(to: low, upward: true, excluding: [key, predecessor])
@@ -136,7 +136,7 @@ extension RowRank {
                 found = between(try ranks.nearest(to: .max, upward: false, excluding: [key]), nil)
             }
             if let found { return found }
-            try ranks.renumber()
+            if attempt == 0 { try ranks.renumber() }
         }
         return nil
     }
