@@ -13,6 +13,11 @@ extension ListTable {
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
         notices: [String], differs: Bool
     ) {
+        if let refusal = Self.unstorable(write.ours) {
+            // Not written, and told; the store takes the stored list back at the next look.
+            readWholeListNext()
+            return ([refusal], true)
+        }
         let (seen, seenEpoch) = (seenChange, seenEpoch)
         let (outcome, before, after, epoch) = try withConnection { connection in
             do {
@@ -28,6 +33,16 @@ extension ListTable {
             tookIn(TableMark(through: after, epoch: epoch))
         }
         return (outcome.notices, outcome.element != write.ours)
+    }
+
+    /// Why `element` cannot be stored as it is, if it cannot: PostgreSQL's text holds no NUL
+    /// character (U+0000), and libpq would end a value at one, storing less than was saved.
+    static func unstorable(_ element: Element?) -> String? {
+        guard let element,
+            let field = Element.fields.first(where: { $0.text(in: element).contains("\u{0}") })
+        else { return nil }
+        return
+            "“\(element.title)” was not saved: its \(field.name) holds the NUL character (U+0000), which PostgreSQL's text cannot hold"
     }
 
     /// The write's transaction, in two round trips where the edit needs no new rank: the
@@ -155,6 +170,9 @@ extension ListTable {
     /// - Throws: `PersistenceError.unwritable` if a list of that name is already there (it is
     ///   never replaced), or the server cannot be reached or refuses.
     func create(_ elements: [Element]) throws(PersistenceError) {
+        if let refusal = elements.lazy.compactMap(Self.unstorable).first {
+            throw .unwritable(path: location.description, reason: refusal)
+        }
         try withConnection { connection in
             try connection.transaction {
                 try connection.run("SELECT pg_advisory_xact_lock(7270201)")

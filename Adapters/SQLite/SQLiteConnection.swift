@@ -146,10 +146,11 @@ final class SQLiteConnection {
                 switch value {
                 case .integer(let number): sqlite3_bind_int64(statement, index, number)
                 case .real(let number): sqlite3_bind_double(statement, index, number)
-                // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
+                // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns. Every byte,
+                // by count: a NUL character inside the text would end it at -1.
                 case .text(let text):
                     sqlite3_bind_text(
-                        statement, index, text, -1,
+                        statement, index, text, Int32(clamping: text.utf8.count),
                         unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
             guard status == SQLITE_OK else { throw error(status) }

@@ -80,6 +80,19 @@ struct RowPlanTests {
             try RowRank.placing("x", after: "gone", before: "gone", in: ranks) == 3 * RowRank.gap)
     }
 
+    @Test(
+        "a row placed after one another program ranked at the largest integer renumbers, never overflows"
+    )
+    func rankAtTheIntegerLimit() throws {
+        let ranks = RanksInMemory(["a": 0, "z": .max])
+        let rank = try RowRank.placing("x", after: "z", before: nil, in: ranks)
+        #expect(ranks.renumbered == 1)
+        #expect(rank == 2 * RowRank.gap)
+        #expect(
+            try RowRank.placing("y", after: nil, before: "a", in: RanksInMemory(["a": .min])) != nil
+        )
+    }
+
     @Test("neighbours with no room between them are renumbered once, then the row is placed")
     func renumbersWhenThereIsNoRoom() throws {
         let ranks = RanksInMemory(["a": 10, "b": 11])

@@ -87,6 +87,19 @@ struct SQLiteImporterTests {
         #expect(reopened.first?.id == dune.id)
     }
 
+    @Test("a text with a NUL character in it is kept whole, not cut at the NUL")
+    func nulCharacterKept() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("nul.sqlite")
+        let (store, persistence) = try await ListStore<Book>.openDatabase(
+            at: url, pollInterval: nil)
+        let title = "Dune\u{0}Messiah"
+        try store.add(Book(title, pages: 331))
+        try await persistence.close()
+
+        #expect(try await SQLiteListFile<Book>.read(from: url).map(\.title) == [title])
+    }
+
     @Test("rewording an element's nouns keeps its databases, when its database kind is kept")
     func rewordedNouns() async throws {
         let folder = try TemporaryFolder()
