@@ -52,6 +52,14 @@ actor ListTable<Element: RowListElement> {
         guard let failure = error as? PostgresFailure else {
             return .unreadable(path: location.description, reason: "\(error)")
         }
+        // 55P03: waited out `lock_timeout` for a lock another session held.
+        if failure.state == "55P03" {
+            return .unwritable(
+                path: location.description,
+                reason:
+                    "another session kept the list locked past the wait allowed (\(failure.message))"
+            )
+        }
         switch failure.kind {
         case .unreachable:
             return .unwritable(

@@ -16,10 +16,6 @@ package struct PostgresFailure: Error, Sendable, Equatable {
     package var message: String
     /// The SQLSTATE of a refused statement.
     package var state: String?
-
-    /// Another connection held a lock this statement waited for, or the two deadlocked: the
-    /// write is tried again.
-    var isConflict: Bool { ["40001", "40P01", "23505", "55P03"].contains(state ?? "") }
 }
 
 /// One libpq connection, used by one actor at a time: statements with every value a bound
@@ -49,11 +45,14 @@ package final class PostgresConnection {
     /// Defaults for a network that fails; each yields to the URL and to libpq's `PG*` variables.
     ///
     /// Connecting gives up after a minute (libpq's own default waits as long as the system does;
-    /// a loaded server can take seconds to answer),
-    /// and TCP keepalives find a server that went silent within about half a minute.
+    /// a loaded server can take seconds to answer), TCP keepalives find a server that went silent
+    /// within about half a minute, and a statement waits at most 5 s for a lock another session
+    /// holds (a list's writer holds it for milliseconds: longer is a stuck session, and the edit
+    /// is told as failed, then tried again, as SQLite's busy wait does).
     private static let defaults = [
         ("connect_timeout", "PGCONNECT_TIMEOUT", "60"), ("keepalives_idle", nil, "10"),
         ("keepalives_interval", nil, "5"), ("keepalives_count", nil, "3"),
+        ("options", "PGOPTIONS", "-c lock_timeout=5000"),
     ]
 
     private static func connect(_ settings: String) -> OpaquePointer? {

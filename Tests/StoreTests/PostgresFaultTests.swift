@@ -196,37 +196,6 @@ struct PostgresFaultTests {
         try await other.close()
     }
 
-    @Test(
-        "a text with a NUL character, which PostgreSQL cannot hold, is refused and told, never cut short; later edits are saved"
-    )
-    func nulCharacterRefused() async throws {
-        let url = PostgresTestServer.newTable()
-        let location = try PostgresTestServer.location(url)
-        let (store, persistence) = try await ListStore<Book>.openTable(at: location)
-        let dune = Book("Dune", pages: 412)
-        try store.add(dune)
-        try await persistence.flush()
-
-        var messiah = dune
-        messiah.title = "Dune Messiah\u{0}, 1969"
-        try store.replace(dune.id, with: messiah)
-        try await persistence.flush()
-        #expect(
-            await eventually {
-                store.notice.value?.message.contains("holds the NUL character") == true
-                    && store.elements.map(\.title) == ["Dune"]
-            })
-        try store.add(Book("Emma", pages: 474))
-        try await persistence.close()
-
-        let kept = try await PostgresListTable<Book>.read(from: location)
-        #expect(kept.map(\.title) == ["Dune", "Emma"])
-        let other = try PostgresTestServer.location(PostgresTestServer.newTable())
-        await #expect {
-            try await PostgresListTable.write([Book("A\u{0}B", pages: 1)], to: other)
-        } throws: { "\($0)".contains("NUL character") }
-    }
-
     @Test("a row another program wrote that breaks the rules is skipped and told")
     func brokenRowSkipped() async throws {
         let url = PostgresTestServer.newTable()
