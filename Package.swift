@@ -31,7 +31,7 @@ let package = Package(
         .library(name: "MVCPresenterTesting", targets: ["MVCPresenterTesting"]),
         .library(name: "MVCObservationBridge", targets: ["MVCObservationBridge"]),
         // The machine room.
-        .library(name: "MVCPersistence", targets: ["MVCPersistence"]),
+        .library(name: "MVCDocumentStore", targets: ["MVCDocumentStore"]),
         .library(name: "MVCSQLiteStore", targets: ["MVCSQLiteStore"]),
         .library(name: "MVCPostgresStore", targets: ["MVCPostgresStore"]),
         .library(name: "MVCAvatarServiceLive", targets: ["MVCAvatarServiceLive"]),
@@ -99,7 +99,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCPostgresStore", "MVCModel",
-                "MVCObservation", "MVCPersistence", "MVCTracing", "MVCAvatarServiceLive",
+                "MVCObservation", "MVCDocumentStore", "MVCTracing", "MVCAvatarServiceLive",
                 "other-process",
             ],
             swiftSettings: strictSettings
@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "other-process",
             dependencies: [
-                "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel", "MVCPersistence",
+                "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel", "MVCDocumentStore",
             ],
             path: "Tests/OtherProcess",
             swiftSettings: strictSettings
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "DelegatesTests",
             dependencies: [
-                "MVCDelegates", "MVCStore", "MVCModel", "MVCObservation", "MVCPersistence",
+                "MVCDelegates", "MVCStore", "MVCModel", "MVCObservation", "MVCDocumentStore",
                 "MVCTracing",
             ],
             swiftSettings: strictSettings
@@ -150,7 +150,7 @@ let package = Package(
             name: "PresenterTests",
             dependencies: [
                 "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore",
-                "MVCDelegates", "MVCPersistence", "MVCTracing",
+                "MVCDelegates", "MVCDocumentStore", "MVCTracing",
             ],
             swiftSettings: strictSettings
         ),
@@ -174,10 +174,10 @@ let package = Package(
         // ======== The machine room (Adapters/): leaf modules behind the store's ports ========
         // Each depends inward on the layer line; a sample's main.swift picks the ones it uses.
 
-        // MARK: JSON document adapter (MVCPersistence): a list kept as one file, shared by processes, saved in bursts
+        // MARK: JSON document adapter (MVCDocumentStore): a list kept as one file, shared by processes, saved in bursts
 
         .target(
-            name: "MVCPersistence",
+            name: "MVCDocumentStore",
             dependencies: ["MVCStore", "MVCModel", "MVCObservation", "MVCTracing"],
             path: "Adapters/JSONDocument",
             swiftSettings: strictSettings
@@ -264,7 +264,7 @@ let package = Package(
             name: "attractions",
             dependencies: [
                 "MVCPresenter", "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel",
-                "MVCObservation", "MVCPersistence", "MVCTracing", "SampleSupport",
+                "MVCObservation", "MVCDocumentStore", "MVCTracing", "SampleSupport",
             ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings
@@ -299,7 +299,7 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore", "MVCSQLiteStore",
+                "MVCObservation", "MVCModel", "MVCDocumentStore", "MVCStore", "MVCSQLiteStore",
                 "MVCPresenter", "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
                 "CSQLite", "MVCPostgresStore", "CPostgres",
             ],

@@ -30,14 +30,14 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCStore MVCPersistence MVCSQLiteStore MVCPostgresStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
+modules=(MVCTracing MVCObservation MVCModel MVCStore MVCDocumentStore MVCSQLiteStore MVCPostgresStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every module of the layer line; the adapters
 # (the JSON document, the SQLite store, the live avatar service) are leaves nothing imports, so
 # each is built too. Together they emit every module's symbol graph. The graphs stay in the
 # scratch folder, so an incremental build that recompiles nothing still finds them.
-for target in MVCPresenterTesting MVCObservationBridge MVCPersistence MVCSQLiteStore \
+for target in MVCPresenterTesting MVCObservationBridge MVCDocumentStore MVCSQLiteStore \
     MVCPostgresStore MVCAvatarServiceLive; do
     swift build --scratch-path "$scratch" --target "$target" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"

@@ -8,7 +8,7 @@ import MVCStore
 /// a stopped process's lock there would stall every task of the program for that long.
 enum BlockingFileWork {
     private static let queue = DispatchQueue(
-        label: "MVCPersistence.blocking-file-work", qos: .userInitiated, attributes: .concurrent)
+        label: "MVCDocumentStore.blocking-file-work", qos: .userInitiated, attributes: .concurrent)
 
     /// Runs `work` on a thread that may block, and returns its result.
     static func run<Result: Sendable>(

@@ -57,7 +57,7 @@ extension ListStore where Element: DocumentListElement {
     }
 }
 
-/// Keeps a list as one document file, through a ``/MVCPersistence/CoalescingSaver``: a burst of edits becomes one
+/// Keeps a list as one document file, through a ``/MVCDocumentStore/CoalescingSaver``: a burst of edits becomes one
 /// atomic rewrite, merged with what other processes saved meanwhile.
 @MainActor
 public final class DocumentPersistence<Element: DocumentListElement>: ListPersistence {

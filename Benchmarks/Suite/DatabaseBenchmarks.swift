@@ -1,8 +1,8 @@
 import CSQLite
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCSQLiteStore
 import MVCStore
 

@@ -1,6 +1,6 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCStore
 
 /// The figures of several processes on one file: what the lock and the change check add to a
@@ -8,7 +8,7 @@ import MVCStore
 @MainActor
 enum SharingBenchmarks {
     static func run(stopwatch: Stopwatch) async {
-        print("\nMVCPersistence: several processes on one file")
+        print("\nMVCDocumentStore: several processes on one file")
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "mvclayers-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

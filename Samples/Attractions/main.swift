@@ -3,9 +3,9 @@
 // screen, and feeds the user's commands to them.
 
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCPresenter
 import MVCStore
 import MVCTracing

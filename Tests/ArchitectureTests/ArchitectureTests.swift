@@ -140,9 +140,9 @@ struct LayeringCheckTests {
     func adapterReachedTransitively() {
         let modules = [
             sound[0], sound[1],
-            module("MVCStore", declares: ["MVCModel", "MVCPersistence"]),
+            module("MVCStore", declares: ["MVCModel", "MVCDocumentStore"]),
             module("MVCPresenter", declares: ["MVCStore"]),
-            module("MVCPersistence", declares: ["MVCObservation"]),
+            module("MVCDocumentStore", declares: ["MVCObservation"]),
         ]
 
         let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table).map(
@@ -150,11 +150,11 @@ struct LayeringCheckTests {
 
         #expect(
             violations.contains(
-                "MVCPresenter is on the layer line and depends on MVCPersistence, a module of the machine room; an adapter may depend on the layer line, never the other way"
+                "MVCPresenter is on the layer line and depends on MVCDocumentStore, a module of the machine room; an adapter may depend on the layer line, never the other way"
             ))
         #expect(
             violations.contains(
-                "MVCStore depends on MVCPersistence; it may depend only on MVCModel, MVCObservation, MVCTracing"
+                "MVCStore depends on MVCDocumentStore; it may depend only on MVCModel, MVCObservation, MVCTracing"
             ))
     }
 
@@ -163,8 +163,8 @@ struct LayeringCheckTests {
         let modules = [
             sound[0], sound[1],
             module("MVCStore", declares: ["MVCModel"]),
-            module("MVCPersistence", declares: ["MVCStore"]),
-            module("attractions", declares: ["MVCPersistence", "MVCStore"]),
+            module("MVCDocumentStore", declares: ["MVCStore"]),
+            module("attractions", declares: ["MVCDocumentStore", "MVCStore"]),
         ]
 
         #expect(LayeringCheck.violations(in: modules, rules: LayerRules.table) == [])

@@ -5,7 +5,7 @@ import Testing
 struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
-        "MVCTracing", "MVCObservation", "MVCModel", "MVCPersistence", "MVCStore",
+        "MVCTracing", "MVCObservation", "MVCModel", "MVCDocumentStore", "MVCStore",
         "MVCSQLiteStore", "MVCPostgresStore", "MVCAvatarServiceLive",
         "MVCDelegates",
         "MVCPresenter", "MVCPresenterTesting", "MVCObservationBridge",

@@ -25,7 +25,7 @@ enum LayerRules {
         "MVCModel": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
         "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation", "MVCTracing"]),
         // The machine room: adapters, each a leaf that depends inward.
-        "MVCPersistence": .adapter(mayImport: [
+        "MVCDocumentStore": .adapter(mayImport: [
             "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
         ]),
         // SQLite's C interface, a system library: it imports nothing of the project's.

@@ -1,6 +1,6 @@
 import MVCDelegates
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCStore
 import Testing
 

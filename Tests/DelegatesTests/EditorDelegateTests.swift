@@ -1,7 +1,7 @@
 import MVCDelegates
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCStore
 import MVCTracing
 import Synchronization

@@ -1,8 +1,8 @@
 // `other-process --edit <file>`: another program on a list file, driven line by line.
 
 import Foundation
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore

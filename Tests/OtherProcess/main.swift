@@ -23,8 +23,8 @@
 //     it waited for its lock would keep that line back until the lock's patience ran out.
 
 import Foundation
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore

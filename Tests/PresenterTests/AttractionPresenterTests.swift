@@ -1,8 +1,8 @@
 import Foundation
 import MVCDelegates
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCPresenter
 import MVCPresenterTesting
 import MVCStore

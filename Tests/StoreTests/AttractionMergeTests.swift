@@ -1,5 +1,5 @@
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCStore
 import Testing
 

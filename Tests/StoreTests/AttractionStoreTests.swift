@@ -1,6 +1,6 @@
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCStore
 import Testing
 

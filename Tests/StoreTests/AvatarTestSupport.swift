@@ -1,7 +1,7 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCStore
 
 /// A service whose calls wait at a gate until the test opens it, and that counts the calls.

@@ -1,7 +1,7 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore

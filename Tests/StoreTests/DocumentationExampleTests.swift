@@ -1,22 +1,22 @@
 import Foundation
 import MVCAvatarServiceLive
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCPostgresStore
 import MVCSQLiteStore
 import MVCStore
 import Testing
 
-/// The examples of the MVCPersistence and MVCStore documentation articles, compiled and run so it cannot rot.
+/// The examples of the MVCDocumentStore and MVCStore documentation articles, compiled and run so it cannot rot.
 @Suite("The documentation's example")
 struct StoreDocumentationExampleTests {
-    @Test("the MVCPersistence overview example saves and loads a settings document")
+    @Test("the MVCDocumentStore overview example saves and loads a settings document")
     func overviewExample() async throws {
         let temporary = try TemporaryFolder()
         let folder = temporary.url
 
-        // BEGIN MVCPersistence example
+        // BEGIN MVCDocumentStore example
         struct Settings: Codable, Sendable {
             var isDarkModeOn = false
         }
@@ -31,7 +31,7 @@ struct StoreDocumentationExampleTests {
         var settings = try await file.load() ?? Settings()
         settings.isDarkModeOn = true
         try await file.save(settings)
-        // END MVCPersistence example
+        // END MVCDocumentStore example
 
         #expect(try await file.load()?.isDarkModeOn == true)
     }

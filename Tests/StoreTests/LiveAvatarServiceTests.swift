@@ -1,7 +1,7 @@
 import Foundation
 import MVCAvatarServiceLive
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCStore
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
-import MVCPersistence
 import MVCStore
 import Testing
 

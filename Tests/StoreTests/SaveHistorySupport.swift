@@ -1,7 +1,7 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCStore
 
 // What the tests of a document's saves share: a store on a JSON document that saves 20 ms after

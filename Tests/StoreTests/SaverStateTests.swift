@@ -1,4 +1,4 @@
-import MVCPersistence
+import MVCDocumentStore
 import MVCStore
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
+import MVCDocumentStore
 import MVCModel
 import MVCObservation
-import MVCPersistence
 import MVCStore
 
 /// A fresh folder for one test, removed when the test lets go of it.

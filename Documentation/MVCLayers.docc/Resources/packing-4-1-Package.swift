@@ -13,7 +13,7 @@ let package = Package(
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
                 .product(name: "MVCModel", package: "MVCLayers"),
-                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCStore", package: "MVCLayers"),
                 .product(name: "MVCPresenter", package: "MVCLayers"),
             ]
@@ -22,7 +22,7 @@ let package = Package(
             name: "PackingList",
             dependencies: [
                 "PackingCore",
-                .product(name: "MVCPersistence", package: "MVCLayers"),
+                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCStore", package: "MVCLayers"),
             ]
         ),

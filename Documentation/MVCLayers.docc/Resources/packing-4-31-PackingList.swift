@@ -1,5 +1,5 @@
 import Foundation
-import MVCPersistence
+import MVCDocumentStore
 import MVCStore
 import PackingCore
 

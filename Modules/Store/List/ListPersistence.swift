@@ -6,7 +6,7 @@ public import MVCObservation
 /// The port carries both directions. Out: the store calls ``listChanged(_:by:)`` after each edit
 /// it made. Back: the store shows ``saveStatus``, and takes in what the adapter hands the
 /// ``ListInbox`` given by ``connect(to:)`` (another process's rows, list and notices); no adapter
-/// holds the store. The JSON document adapter (MVCPersistence) rewrites one file after a burst of
+/// holds the store. The JSON document adapter (MVCDocumentStore) rewrites one file after a burst of
 /// edits; the database adapters write one row per edit. Screens never see which is behind it.
 @MainActor
 public protocol ListPersistence<Element>: AnyObject {
