@@ -8,16 +8,16 @@ public import MVCTracing
 /// pending on ``flush()``.
 ///
 /// The decisions are ``SaverState``'s (a pure state machine); this class only runs its effects:
-/// the timer, the writes off the main actor, the checks of the file, and publishing ``status``.
+/// the timer, the writes off the main actor, the looks at the file, and publishing ``status``.
 ///
 /// **Several processes.** The saver keeps the snapshot of the file it last read or wrote. Each
 /// write is a locked read–check–write (see `DocumentFile.save(_:over:merge:)`): if another
 /// process saved since, the versions are merged with the `merge` function given at creation, and the merge is written. With
-/// ``watch(every:)`` the saver also checks the file periodically. Either way, when the file turns
+/// ``watch(every:)`` the saver also looks at the file periodically. Either way, when the file turns
 /// out to hold changes this process has not seen, the owner's ``reconcile`` is called on the main
 /// actor to take them in (a store turns them into ordinary change events).
 ///
-/// Call ``flushAndCheck()`` before the program exits.
+/// Call ``flushAndLook()`` before the program exits.
 @MainActor
 public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// Takes the file's newer version in: given the version to merge against (the one both sides
@@ -125,15 +125,15 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// cannot be read fails the flush, as a write would.
     ///
     /// - Throws: The ``/MVCStore/PersistenceError`` of the last write, if it failed.
-    public func flushAndCheck() async throws(PersistenceError) {
+    public func flushAndLook() async throws(PersistenceError) {
         try await flush()
-        run(state.checkDue())
+        run(state.lookDue())
         try await flush()
     }
 
     /// Looks for another process's save as soon as the operating system says the file changed
     /// (see ``FileChangeWatcher``), until the saver is released; where the system cannot say,
-    /// checks every `fallbackInterval` instead.
+    /// looks every `fallbackInterval` instead.
     ///
     /// A file named through a symbolic link is watched at the link and at its target as the
     /// link points now: saves replace the target, in the target's folder.
@@ -145,21 +145,21 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         let target = (try? AtomicFile.resolvedPath(file.url)).map { URL(fileURLWithPath: $0) }
         let files = [file.url] + [target].compactMap { $0 }.filter { $0.path != file.url.path }
         fileWatcher = FileChangeWatcher(files: files) { [weak self] in
-            Task { @MainActor in self?.checkSoon() }
+            Task { @MainActor in self?.lookSoon() }
         }
         if fileWatcher == nil { watch(every: fallbackInterval) }
         return fileWatcher != nil
     }
 
-    /// Checks the file now, or, if a write or check is under way (it may have read the file
-    /// before this change), as soon as it ends: the state remembers a check that came due.
-    private func checkSoon() {
-        run(state.checkDue())
+    /// Looks at the file now, or, if a write or look is under way (it may have read the file
+    /// before this change), as soon as it ends: the state remembers a look that came due.
+    private func lookSoon() {
+        run(state.lookDue())
     }
 
     /// Checks the file every `interval` for another process's save, until the saver is released.
     ///
-    /// - Parameter interval: How often to look; the check is cheap when nothing changed (the
+    /// - Parameter interval: How often to look; the look is cheap when nothing changed (the
     ///   file's identity is compared before any byte is read).
     public func watch(every interval: Duration) {
         watcher?.cancel()
@@ -168,7 +168,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let self else { return }
-                self.run(self.state.checkDue())
+                self.run(self.state.lookDue())
             }
         }
     }
@@ -185,8 +185,8 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
                 timer = nil
             case .write(let document, let base):
                 startWrite(document, over: base)
-            case .checkFile(let base):
-                startCheck(against: base)
+            case .lookAtFile(let base):
+                startLook(against: base)
             case .reconcile(let base, let fileDocument, let notices):
                 // The version agreed on before is let go off the main actor once taken in: it is
                 // held in a box the task empties, not captured (the task would free it here).
@@ -214,7 +214,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         let clock = self.clock
         let delay = self.delay
         // The timer holds the saver strongly: a pending version keeps its saver alive until it is
-        // written. (A version left pending by a failed write has no timer; call flushAndCheck()
+        // written. (A version left pending by a failed write has no timer; call flushAndLook()
         // before letting the saver go.) The task ends, and lets go. A timer cancelled after its sleep
         // ended still reports, with its generation, and the state ignores it.
         timer = Task {
@@ -249,7 +249,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         return words
     }
 
-    private func startCheck(against base: DocumentSnapshot<Document>) {
+    private func startLook(against base: DocumentSnapshot<Document>) {
         let file = self.file
         Task {
             do throws(PersistenceError) {
@@ -268,11 +268,11 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
                 // The version it replaces is let go off the main actor: freeing a long list's
                 // values one by one takes a while.
                 let replaced = self.state.base
-                self.run(self.state.fileChecked(result))
+                self.run(self.state.lookedAtFile(result))
                 Task.detached(priority: .background) { withExtendedLifetime(replaced) {} }
             } catch {
-                self.tracer.record(from: .disk, to: .persistence, "check failed: \(error)")
-                self.run(self.state.fileCheckFailed("\(error)"))
+                self.tracer.record(from: .disk, to: .persistence, "look failed: \(error)")
+                self.run(self.state.lookFailed("\(error)"))
             }
         }
     }

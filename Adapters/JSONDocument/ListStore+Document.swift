@@ -23,10 +23,10 @@ extension ListStore where Element: DocumentListElement {
     ///     waiting for this process's next save; `nil` (the default) follows the operating
     ///     system's notices instead (``CoalescingSaver/watchForSaves(fallbackInterval:)``).
     ///   - watching: Whether to look for other processes' saves between this one's; `false` looks
-    ///     only when saving (or when asked, by `flushAndCheck()`). By default it does, as an
+    ///     only when saving (or when asked, by `flushAndLook()`). By default it does, as an
     ///     SQLite database does: another process's edits arrive whichever adapter keeps the list.
     ///   - tracer: Told each hop the store and the saver make.
-    /// - Returns: The store and its saver; call the saver's `flushAndCheck()` before exiting.
+    /// - Returns: The store and its saver; call the saver's `flushAndLook()` before exiting.
     ///
     /// The store's edits reach the saver through a ``DocumentPersistence``; another process's
     /// save reaches the store, its ``/MVCStore/ListInbox``, through the saver's `reconcile`.
@@ -61,7 +61,7 @@ extension ListStore where Element: DocumentListElement {
 /// atomic rewrite, merged with what other processes saved meanwhile.
 @MainActor
 public final class DocumentPersistence<Element: DocumentListElement>: ListPersistence {
-    /// The saver that writes the document; call its `flushAndCheck()` before exiting.
+    /// The saver that writes the document; call its `flushAndLook()` before exiting.
     public let saver: CoalescingSaver<[Element]>
 
     /// Keeps the list through `saver`.

@@ -4,23 +4,23 @@ public import MVCStore
 /// what happened, updates the state, and returns the effects for the saver to run.
 ///
 /// No I/O, no tasks, no clock: every transition is tested directly. The saver is always in one
-/// ``Stage``; what it does with the file is the stage, so two writes, or a write and a check,
+/// ``Stage``; what it does with the file is the stage, so two writes, or a write and a look,
 /// cannot both be running, and an event that does not fit the stage (a write finishing that was
 /// never started, a timer firing after it was cancelled or replaced) changes nothing.
 ///
 /// The rules:
 /// - A change replaces the pending version; the first change after a quiet spell starts the
 ///   timer, so a burst of changes is one write.
-/// - The saver does one thing with the file at a time: a write, or a check for another process's
+/// - The saver does one thing with the file at a time: a write, or a look for another process's
 ///   save. A timer or flush that comes during one is carried out when it ends.
 /// - **The merge base** is the file as this process last read or wrote it (``base``). It moves
-///   to what a write wrote, to what a check found, and to "no file" when the file was deleted
+///   to what a write wrote, to what a look found, and to "no file" when the file was deleted
 ///   (keeping the document it held, to merge a file made again against); a failed write leaves
 ///   it where it was. What the owner is asked to merge against depends on how the file found
 ///   stands to the base (``DocumentSnapshot/lineage(of:)``): the base for a later version, the
 ///   file itself for an older copy (nothing it lacks is deleted), none for an unrelated one.
 /// - **Another process's save is taken in before the next write.** When a write merged, or a
-///   check found the file changed, the owner takes the file's version in
+///   look found the file changed, the owner takes the file's version in
 ///   (``Effect/reconcile(base:file:notices:)``) and its answer (``reconciled(_:)``) becomes the
 ///   pending version before anything else is written: a pending version that lacked the file's
 ///   changes would read them as deleted here at the next merge.
@@ -44,12 +44,12 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         /// This version is being written.
         case writing(Document)
         /// The file is being read for another process's save; `then` follows.
-        case checking(then: Next)
+        case looking(then: Next)
         /// The owner is taking in the file's version, `file`; `then` follows.
         case reconciling(file: Document, then: Next)
     }
 
-    /// What follows a check or a reconcile.
+    /// What follows a look or a reconcile.
     public enum Next: Equatable, Sendable {
         /// Whatever the pending version and a flush call for.
         case nothing
@@ -68,9 +68,9 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         /// Write this version, merging with the file if it no longer holds `base`;
         /// ``writeSucceeded(_:)`` or ``writeFailed(_:)`` follows.
         case write(Document, over: DocumentSnapshot<Document>)
-        /// Look whether the file changed since `base`; ``fileChecked(_:)`` or
-        /// ``fileCheckFailed(_:)`` follows.
-        case checkFile(against: DocumentSnapshot<Document>)
+        /// Look whether the file changed since `base`; ``lookedAtFile(_:)`` or
+        /// ``lookFailed(_:)`` follows.
+        case lookAtFile(against: DocumentSnapshot<Document>)
         /// Ask the owner to take the file's version in, merged against `base`: the version both
         /// last agreed on, the file's own for an older copy, `nil` for an unrelated one;
         /// ``reconciled(_:)`` follows with the owner's version afterwards.
@@ -104,10 +104,10 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     /// Why the last write could not be confirmed on disk, if it could not.
     public private(set) var unconfirmed: String?
     private var timerGenerations = 0
-    /// Why the last check of the file failed, told once.
-    private var checkProblem: String?
-    /// Whether a check came due while the file was busy; it runs once the file is free.
-    private var checkWaits = false
+    /// Why the last look of the file failed, told once.
+    private var lookProblem: String?
+    /// Whether a look came due while the file was busy; it runs once the file is free.
+    private var lookWaits = false
 
     /// Creates the state of a saver with nothing to write, whose file held `base` when read.
     public init(base: DocumentSnapshot<Document> = .missing) {
@@ -148,8 +148,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             switch state.stage {
             case .waiting(generation):
                 return state.startWrite()
-            case .checking(then: .timer(generation)):
-                state.stage = .checking(then: .write)
+            case .looking(then: .timer(generation)):
+                state.stage = .looking(then: .write)
             case .reconciling(let file, then: .timer(generation)):
                 state.stage = .reconciling(file: file, then: .write)
             default:
@@ -173,10 +173,10 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             case .writing:
                 state.isFlushing = true
                 return []
-            case .checking(let then):
+            case .looking(let then):
                 state.isFlushing = true
                 guard case .timer = then else { return [] }
-                state.stage = .checking(then: .nothing)
+                state.stage = .looking(then: .nothing)
                 return [.cancelTimer]
             case .reconciling(let file, let then):
                 state.isFlushing = true
@@ -193,7 +193,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             guard case .writing(let written) = state.stage else { return [] }  // none started
             state.base = outcome.snapshot
             state.failure = nil
-            state.checkProblem = nil
+            state.lookProblem = nil
             if case .unconfirmed(let reason) = outcome.durability {
                 state.unconfirmed = reason
             } else {
@@ -227,27 +227,27 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         }
     }
 
-    /// The periodic check for another process's save is due; skipped while the file is busy.
-    public mutating func checkDue() -> [Effect] {
+    /// The periodic look for another process's save is due; skipped while the file is busy.
+    public mutating func lookDue() -> [Effect] {
         switch stage {
         case .idle:
-            stage = .checking(then: .nothing)
+            stage = .looking(then: .nothing)
         case .waiting(let timer):
-            stage = .checking(then: .timer(timer))
-        case .writing, .checking, .reconciling:
+            stage = .looking(then: .timer(timer))
+        case .writing, .looking, .reconciling:
             // Run once the file is free: another program's save in the middle of this one's
             // would otherwise go unseen until the file changed again.
-            checkWaits = true
+            lookWaits = true
             return []
         }
-        return [.checkFile(against: base)]
+        return [.lookAtFile(against: base)]
     }
 
-    /// The check of the file ended with `result`.
-    public mutating func fileChecked(_ result: FileCheck<Document>) -> [Effect] {
+    /// The look of the file ended with `result`.
+    public mutating func lookedAtFile(_ result: FileCheck<Document>) -> [Effect] {
         publishingStatus { state in
-            guard case .checking(let then) = state.stage else { return [] }  // none started
-            state.checkProblem = nil
+            guard case .looking(let then) = state.stage else { return [] }  // none started
+            state.lookProblem = nil
             switch result {
             case .unchanged(let snapshot, _):
                 state.base = snapshot
@@ -268,17 +268,17 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         }
     }
 
-    /// The check of the file failed: another program left something there that cannot be read.
+    /// The look of the file failed: another program left something there that cannot be read.
     ///
     /// The user is told (once for each reason), and the version open here becomes pending, so
     /// the next write, or the flush at the end, meets the problem and reports it: a program
     /// that edits nothing more does not end with its list in no file.
-    public mutating func fileCheckFailed(_ reason: String) -> [Effect] {
+    public mutating func lookFailed(_ reason: String) -> [Effect] {
         publishingStatus { state in
-            guard case .checking(let then) = state.stage else { return [] }  // none started
+            guard case .looking(let then) = state.stage else { return [] }  // none started
             if state.pending == nil { state.pending = state.base.document }
-            guard reason != state.checkProblem else { return state.proceed(then) }
-            state.checkProblem = reason
+            guard reason != state.lookProblem else { return state.proceed(then) }
+            state.lookProblem = reason
             return [.notify(SaverNotice.unreadable(reason))] + state.proceed(then)
         }
     }
@@ -315,7 +315,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         return [.write(document, over: base)]
     }
 
-    /// What follows a check or a reconcile, given what happened meanwhile.
+    /// What follows a look or a reconcile, given what happened meanwhile.
     private mutating func proceed(_ then: Next) -> [Effect] {
         switch then {
         case .nothing:
@@ -325,37 +325,37 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         case .timer(let timer):
             guard !isFlushing, pending != nil else { return [.cancelTimer] + fileBecameFree() }
             stage = .waiting(timer: timer)
-            return waitingCheck()
+            return waitingLook()
         }
     }
 
     /// What follows when the file is free and no timer runs: a write for a flush, the timer for
     /// a version that came meanwhile, or the end of a flush; and, whenever the file is left
-    /// free (idle, or waiting for a timer), the check that came due while it was busy.
+    /// free (idle, or waiting for a timer), the look that came due while it was busy.
     private mutating func fileBecameFree() -> [Effect] {
         stage = .idle
         if pending != nil {
-            return isFlushing ? startWrite() : startTimer() + waitingCheck()
+            return isFlushing ? startWrite() : startTimer() + waitingLook()
         }
-        guard isFlushing else { return waitingCheck() }
+        guard isFlushing else { return waitingLook() }
         isFlushing = false
-        return [.finishFlushes(failure?.error)] + waitingCheck()
+        return [.finishFlushes(failure?.error)] + waitingLook()
     }
 
-    /// The check that came due while the file was busy, if one did.
-    private mutating func waitingCheck() -> [Effect] {
-        guard checkWaits else { return [] }
-        checkWaits = false
-        return checkDue()
+    /// The look that came due while the file was busy, if one did.
+    private mutating func waitingLook() -> [Effect] {
+        guard lookWaits else { return [] }
+        lookWaits = false
+        return lookDue()
     }
 }
 
 /// The sentences a saver tells its owner about the file (``SaverState/Effect/notify(_:)``).
 package enum SaverNotice {
-    /// The file was found deleted by a check.
+    /// The file was found deleted by a look.
     package static let deleted =
         "the file was deleted by another program; the document is still open here, and the next change writes it to the file again"
-    /// A check found something there that cannot be read.
+    /// A look found something there that cannot be read.
     package static func unreadable(_ reason: String) -> String {
         "another program left something at the file that cannot be read (\(reason)); the list open here is kept, and is written again at the next save, or beside the file when the program ends if it cannot be"
     }

@@ -83,7 +83,7 @@ struct OpenedStore {
             let close: @MainActor () async -> String? = {
                 do throws(PersistenceError) {
                     // A last look: the file may have changed since the last notice was handled.
-                    try await saver.flushAndCheck()
+                    try await saver.flushAndLook()
                 } catch {
                     return await keep(store.elements, beside: url, because: error.description)
                 }

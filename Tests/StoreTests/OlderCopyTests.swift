@@ -292,7 +292,7 @@ struct OlderCopyTests {
 
         try await opened.saver.flush()
         #expect(try await attractionNames(in: url) == ["One"], "a plain flush has nothing to write")
-        try await opened.saver.flushAndCheck()
+        try await opened.saver.flushAndLook()
 
         #expect(try await attractionNames(in: url) == ["One", "Two"])
     }

@@ -144,10 +144,10 @@ struct SaverStateTests {
     @Test("a reconcile whose answer is the file's version leaves nothing to write")
     func reconcileWithNothingOfOurs() {
         var state = State(base: file("v0"))
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(
-            state.fileChecked(.changed(file("theirs")))
+            state.lookedAtFile(.changed(file("theirs")))
                 == [.reconcile(base: "v0", file: "theirs", notices: [])])
         #expect(state.reconciled("theirs") == [])
         #expect(state.stage == .idle)
@@ -165,10 +165,10 @@ struct SaverStateTests {
     )
     func olderCopyChecked() {
         var state = State(base: file("v3", saves: ["c", "b", "a"]))
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(
-            state.fileChecked(.changed(file("v1", saves: ["a"])))
+            state.lookedAtFile(.changed(file("v1", saves: ["a"])))
                 == [.reconcile(base: "v1", file: "v1", notices: [SaverNotice.older])])
         #expect(state.base.history == SaveHistory(["a"]))
         #expect(Set(state.base.lineage.saves) == ["a", "b", "c"], "what it came after is kept")
@@ -179,13 +179,13 @@ struct SaverStateTests {
     @Test("a second older copy, put back before the first was replaced, is older too")
     func twoOlderCopies() {
         var state = State(base: file("v3", saves: ["c", "b", "a"]))
-        _ = state.checkDue()
-        _ = state.fileChecked(.changed(file("v1", saves: ["a"])))
+        _ = state.lookDue()
+        _ = state.lookedAtFile(.changed(file("v1", saves: ["a"])))
         _ = state.reconciled("v3")
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(
-            state.fileChecked(.changed(file("v2", saves: ["b", "a"])))
+            state.lookedAtFile(.changed(file("v2", saves: ["b", "a"])))
                 == [.reconcile(base: "v2", file: "v2", notices: [SaverNotice.older])])
     }
 
@@ -195,9 +195,9 @@ struct SaverStateTests {
     func unrelatedChecked() {
         for saves in [["x"], ["x", "a"], []] {
             var state = State(base: file("mine", saves: ["b", "a"]))
-            _ = state.checkDue()
+            _ = state.lookDue()
             #expect(
-                state.fileChecked(.changed(file("theirs", saves: saves)))
+                state.lookedAtFile(.changed(file("theirs", saves: saves)))
                     == [.reconcile(base: nil, file: "theirs", notices: [SaverNotice.unrelated])],
                 "\(saves)")
         }
@@ -211,9 +211,9 @@ struct SaverStateTests {
             (["b", "a"], ["c", "b", "a"]), (["b", "a"], ["b", "a"]), ([], ["c"]),
         ] {
             var state = State(base: file("v2", saves: base))
-            _ = state.checkDue()
+            _ = state.lookDue()
             #expect(
-                state.fileChecked(.changed(file("v3", saves: theirs)))
+                state.lookedAtFile(.changed(file("v3", saves: theirs)))
                     == [.reconcile(base: "v2", file: "v3", notices: [])], "\(base) \(theirs)")
         }
     }
@@ -223,23 +223,23 @@ struct SaverStateTests {
     )
     func deletedKeepsSaves() {
         var state = State(base: file("v2", saves: ["b", "a"]))
-        _ = state.checkDue()
-        _ = state.fileChecked(.deleted)
+        _ = state.lookDue()
+        _ = state.lookedAtFile(.deleted)
         #expect(state.base.lineage(of: SaveHistory(["a"])) == .older)
 
-        _ = state.checkDue()
+        _ = state.lookDue()
         #expect(
-            state.fileChecked(.changed(file("v3", saves: ["c", "b", "a"])))
+            state.lookedAtFile(.changed(file("v3", saves: ["c", "b", "a"])))
                 == [.reconcile(base: "v2", file: "v3", notices: [])])
     }
 
     @Test("a check that finds the file touched but unchanged takes its new identity as the base")
     func touchedFileMovesBase() {
         var state = State(base: file("v0"))
-        _ = state.checkDue()
+        _ = state.lookDue()
         let touched = DocumentSnapshot(document: "v0", bytes: Array("v0".utf8))
 
-        #expect(state.fileChecked(.unchanged(touched, reread: true)) == [])
+        #expect(state.lookedAtFile(.unchanged(touched, reread: true)) == [])
         #expect(state.base == touched)
         #expect(state.stage == .idle)
     }
@@ -247,9 +247,9 @@ struct SaverStateTests {
     @Test("a deleted file is told, becomes the base, and the next change writes the list again")
     func deletedFile() {
         var state = State(base: file("v0"))
-        _ = state.checkDue()
+        _ = state.lookDue()
 
-        #expect(state.fileChecked(.deleted) == [.notify(SaverNotice.deleted)])
+        #expect(state.lookedAtFile(.deleted) == [.notify(SaverNotice.deleted)])
         let gone = DocumentSnapshot(document: "v0", bytes: nil)
         #expect(state.base == gone, "no file, and the document it held as the merge base")
         #expect(state.pending == nil)
@@ -311,11 +311,13 @@ struct SaverStateTests {
     func flushDuringCheck() {
         var state = State()
         _ = state.documentChanged("v1")
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(state.flushRequested() == [.cancelTimer])
         #expect(
-            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)]
+            state.lookedAtFile(.unchanged(.missing, reread: false)) == [
+                .write("v1", over: .missing)
+            ]
         )
     }
 
@@ -323,15 +325,17 @@ struct SaverStateTests {
     func checksAndWritesTakeTurns() {
         var state = State()
         _ = state.documentChanged("v1")
-        #expect(state.checkDue() == [.checkFile(against: .missing)])
-        #expect(state.checkDue() == [])
+        #expect(state.lookDue() == [.lookAtFile(against: .missing)])
+        #expect(state.lookDue() == [])
 
         #expect(state.timerFired(generation: 1) == [])
-        #expect(state.stage == .checking(then: .write))
+        #expect(state.stage == .looking(then: .write))
         #expect(
-            state.fileChecked(.unchanged(.missing, reread: false)) == [.write("v1", over: .missing)]
+            state.lookedAtFile(.unchanged(.missing, reread: false)) == [
+                .write("v1", over: .missing)
+            ]
         )
-        #expect(state.checkDue() == [])
+        #expect(state.lookDue() == [])
     }
 
     @Test("a check that comes due during a write runs once the write has ended")
@@ -339,22 +343,22 @@ struct SaverStateTests {
         var state = State()
         _ = state.documentChanged("v1")
         _ = state.flushRequested()
-        #expect(state.checkDue() == [])
+        #expect(state.lookDue() == [])
 
         let effects = state.writeSucceeded(written("v1"))
-        #expect(effects.contains(.checkFile(against: state.base)), "\(effects)")
+        #expect(effects.contains(.lookAtFile(against: state.base)), "\(effects)")
     }
 
     @Test("a check that fails lets the running timer go on, and tells why once")
     func failedCheck() {
         var state = State()
         _ = state.documentChanged("v1")
-        _ = state.checkDue()
+        _ = state.lookDue()
 
-        #expect(state.fileCheckFailed("garbage") == [.notify(SaverNotice.unreadable("garbage"))])
+        #expect(state.lookFailed("garbage") == [.notify(SaverNotice.unreadable("garbage"))])
         #expect(state.stage == .waiting(timer: 1))
-        _ = state.checkDue()
-        #expect(state.fileCheckFailed("garbage") == [])
+        _ = state.lookDue()
+        #expect(state.lookFailed("garbage") == [])
     }
 
     @Test(
@@ -362,10 +366,10 @@ struct SaverStateTests {
     )
     func failedCheckWithNothingPending() {
         var state = State(base: DocumentSnapshot(document: "v1", bytes: Array("v1".utf8)))
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(
-            state.fileCheckFailed("garbage") == [
+            state.lookFailed("garbage") == [
                 .publishStatus, .notify(SaverNotice.unreadable("garbage")),
                 .startTimer(generation: 1),
             ])
@@ -375,11 +379,11 @@ struct SaverStateTests {
     @Test("a change during a check waits for it, then starts the timer")
     func changeDuringCheck() {
         var state = State()
-        _ = state.checkDue()
+        _ = state.lookDue()
 
         #expect(state.documentChanged("v1") == [.publishStatus])
         #expect(
-            state.fileChecked(.unchanged(.missing, reread: false)) == [.startTimer(generation: 1)])
+            state.lookedAtFile(.unchanged(.missing, reread: false)) == [.startTimer(generation: 1)])
     }
 
     @Test("events that do not fit the stage change nothing")
@@ -390,8 +394,8 @@ struct SaverStateTests {
         #expect(state.timerFired(generation: 1) == [])
         #expect(state.writeSucceeded(written("v1")) == [])
         #expect(state.writeFailed(failure) == [])
-        #expect(state.fileChecked(.deleted) == [])
-        #expect(state.fileCheckFailed("garbage") == [])
+        #expect(state.lookedAtFile(.deleted) == [])
+        #expect(state.lookFailed("garbage") == [])
         #expect(state.reconciled("v1") == [])
         #expect(state == before)
     }

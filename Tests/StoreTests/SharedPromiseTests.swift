@@ -27,7 +27,7 @@ final class QuietList {
             let (store, saver) = try await AttractionStore.open(
                 at: url, delay: .milliseconds(20), watching: false)
             self.store = store
-            (writing, looking, closing) = (saver.flush, saver.flushAndCheck, saver.flush)
+            (writing, looking, closing) = (saver.flush, saver.flushAndLook, saver.flush)
         case .database:
             let (store, persistence) = try await AttractionStore.openDatabase(
                 at: url, pollInterval: nil)

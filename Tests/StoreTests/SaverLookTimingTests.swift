@@ -22,19 +22,21 @@ struct SaverCheckTimingTests {
         var waiting = State()
         _ = waiting.documentChanged("v1")
         _ = waiting.timerFired(generation: 1)
-        #expect(waiting.checkDue() == [])  // the file is busy: the check waits
+        #expect(waiting.lookDue() == [])  // the file is busy: the check waits
         _ = waiting.documentChanged("v2")
 
         #expect(
             waiting.writeSucceeded(written("v1"))
-                == [.startTimer(generation: 2), .checkFile(against: file("v1"))])
-        #expect(waiting.stage == .checking(then: .timer(2)))
+                == [.startTimer(generation: 2), .lookAtFile(against: file("v1"))])
+        #expect(waiting.stage == .looking(then: .timer(2)))
 
         var idle = State()
         _ = idle.documentChanged("v1")
         _ = idle.timerFired(generation: 1)
-        _ = idle.checkDue()
+        _ = idle.lookDue()
         #expect(
-            idle.writeSucceeded(written("v1")) == [.publishStatus, .checkFile(against: file("v1"))])
+            idle.writeSucceeded(written("v1")) == [
+                .publishStatus, .lookAtFile(against: file("v1")),
+            ])
     }
 }
