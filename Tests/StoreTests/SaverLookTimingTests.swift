@@ -4,7 +4,7 @@ import Testing
 
 /// When the saver's state machine looks at the file for another process's save.
 @Suite("The saver's check of the file, when the file is busy")
-struct SaverCheckTimingTests {
+struct SaverLookTimingTests {
     typealias State = SaverState<String>
 
     private func file(_ document: String) -> DocumentSnapshot<String> {
