@@ -62,7 +62,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// - Throws: ``/MVCStore/PersistenceError/unwritable(path:reason:)``; the previous file is intact.
     @concurrent
     @discardableResult
-    public func save(_ document: Document) async throws(PersistenceError) -> SaveDurability {
+    public func overwrite(with document: Document) async throws(PersistenceError) -> SaveDurability
+    {
         try await BlockingFileWork.run { () throws(PersistenceError) in
             try write(document, replacing: true)
         }
@@ -122,7 +123,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// Writes `document` through `steps` instead of the real file-system calls, so a test can
     /// record them and check every state a power cut could leave.
     @discardableResult
-    package func save(_ document: Document, steps: any FileReplacementSteps)
+    package func overwrite(with document: Document, steps: any FileReplacementSteps)
         throws(PersistenceError) -> SaveDurability
     {
         try AtomicFile.write(

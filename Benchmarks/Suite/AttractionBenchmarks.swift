@@ -118,7 +118,7 @@ enum AttractionBenchmarks {
         let bare = folder.appending(path: "bare.json")
 
         let (saveTime, bareSaveTime) = await stopwatch.alternatingAsyncNanoseconds(
-            measured: { _ = try? await file.save(document) },
+            measured: { _ = try? await file.overwrite(with: document) },
             reference: { try? JSONEncoder().encode(document).write(to: bare, options: .atomic) })
         Comparison(
             name: "saving 100,000 attractions (versioned, atomic and durable)",

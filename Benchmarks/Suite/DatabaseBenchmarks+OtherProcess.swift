@@ -113,7 +113,8 @@ extension DatabaseBenchmarks {
             if kind == "sqlite" {
                 try? await SQLiteListFile.write(attractions(count), to: url)
             } else {
-                _ = try? await DocumentFile(url: url, format: .attractions).save(attractions(count))
+                _ = try? await DocumentFile(url: url, format: .attractions).overwrite(
+                    with: attractions(count))
             }
             guard let list = try? await OpenBenchmarkList(url),
                 let editor = await EditChild.start(url: url)

@@ -31,7 +31,7 @@ enum DatabaseBenchmarks {
         let long = attractions(million)
         do {
             try await SQLiteListFile.write(long, to: database)
-            try await DocumentFile(url: document, format: .attractions).save(long)
+            try await DocumentFile(url: document, format: .attractions).overwrite(with: long)
         } catch {
             print("  cannot write the lists in \(folder.path): \(error)")
             return
@@ -154,7 +154,8 @@ enum DatabaseBenchmarks {
     /// database's edit above.
     private static func documentEdit(in folder: URL, count: Int, edits: Int) async {
         let url = folder.appending(path: "edit.json")
-        _ = try? await DocumentFile(url: url, format: .attractions).save(attractions(count))
+        _ = try? await DocumentFile(url: url, format: .attractions).overwrite(
+            with: attractions(count))
         guard let (store, saver) = try? await AttractionStore.open(at: url, delay: .zero) else {
             print("  one durable edit, JSON document: cannot open \(url.path)")
             return

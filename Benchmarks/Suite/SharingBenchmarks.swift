@@ -29,8 +29,8 @@ enum SharingBenchmarks {
         let file = DocumentFile(url: folder.appending(path: "locked.json"), format: .attractions)
         let plainFile = DocumentFile(
             url: folder.appending(path: "plain.json"), format: .attractions)
-        _ = try? await file.save(document)
-        _ = try? await plainFile.save(document)
+        _ = try? await file.overwrite(with: document)
+        _ = try? await plainFile.overwrite(with: document)
         guard var base = try? await file.readSnapshot() else {
             print("  a locked save: cannot write in \(folder.path)")
             return
@@ -44,7 +44,7 @@ enum SharingBenchmarks {
                     base = outcome.snapshot
                 }
             },
-            reference: { _ = try? await plainFile.save(document) })
+            reference: { _ = try? await plainFile.overwrite(with: document) })
         Comparison(
             name: "a save of 100,000 attractions with the change check (read and compare the file)",
             measured: locked / 1e6, reference: plain / 1e6,
@@ -67,7 +67,7 @@ enum SharingBenchmarks {
             blackHole(ListMerge<Attraction>.merge(base: base, ours: ours, theirs: theirs))
         }
         let file = DocumentFile(url: folder.appending(path: "merge.json"), format: .attractions)
-        _ = try? await file.save(base)
+        _ = try? await file.overwrite(with: base)
         let load = await stopwatch.asyncNanoseconds { blackHole(try? await file.load()) }
         Comparison(
             name: "a merge of two 100,000-row versions with 100 edits on each side",

@@ -79,7 +79,7 @@ if arguments.count == 3, arguments[0] == "--saves-beside-locks", let count = Int
         Task.detached {
             let file = DocumentFile(
                 url: folder.appending(path: "d\(index).json"), format: .attractions)
-            try await file.save([Attraction(name: "row")])
+            try await file.overwrite(with: [Attraction(name: "row")])
         }
     }
     // Queued behind every save: it runs while they wait only if none holds a thread.
@@ -137,7 +137,7 @@ while true {
         Attraction(name: "state \(state)", notes: String(repeating: "x", count: 200))
     }
     do {
-        try await file.save(document)
+        try await file.overwrite(with: document)
     } catch {
         print("error: \(error)")
         exit(1)

@@ -155,7 +155,7 @@ struct FieldSurvivalTests {
         let file = DocumentFile(url: folder.appendingPathComponent("a.json"), format: .attractions)
         let attractions = [full(), full()]
 
-        _ = try await file.save(attractions)
+        _ = try await file.overwrite(with: attractions)
 
         #expect(try await file.load() == attractions)
     }

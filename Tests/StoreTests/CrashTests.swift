@@ -17,7 +17,7 @@ struct CrashTests {
     func killedWriter() async throws {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("attractions.json"), format: .attractions)
-        try await file.save([Attraction(name: "state 0")])
+        try await file.overwrite(with: [Attraction(name: "state 0")])
         var random = SeededGenerator(seed: 0xC4A5_4000)
         var highestState = 0
 
@@ -52,7 +52,7 @@ struct CrashTests {
         #expect(highestState > 0, "the writer never completed a save")
 
         // Killed saves leave temporary files; the next save removes every one of them.
-        try await file.save([Attraction(name: "after the crashes")])
+        try await file.overwrite(with: [Attraction(name: "after the crashes")])
         #expect(try folder.contents() == [".attractions.json.lock", "attractions.json"])
     }
 

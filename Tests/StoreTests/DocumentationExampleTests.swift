@@ -30,7 +30,7 @@ struct StoreDocumentationExampleTests {
         let file = DocumentFile(url: folder.appending(path: "settings.json"), format: format)
         var settings = try await file.load() ?? Settings()
         settings.isDarkModeOn = true
-        try await file.save(settings)
+        try await file.overwrite(with: settings)
         // END MVCDocumentStore example
 
         #expect(try await file.load()?.isDarkModeOn == true)

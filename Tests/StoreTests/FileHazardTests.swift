@@ -65,7 +65,7 @@ struct FileHazardTests {
         // (Shorter under a sanitizer, where one save of 5,000 rows beside the whole suite took
         // longer than the other side waits for the lock, 10 s.)
         let rows = isUnderSanitizer ? 1_000 : 5_000
-        try await file.save((0..<rows).map { Attraction(name: "row \($0)") })
+        try await file.overwrite(with: (0..<rows).map { Attraction(name: "row \($0)") })
         let first = try await open(url)
         let second = try await open(url)
 
@@ -114,7 +114,7 @@ struct FileHazardTests {
     func touchedFileReadOnce() async throws {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
-        try await file.save([Attraction(name: "Louvre")])
+        try await file.overwrite(with: [Attraction(name: "Louvre")])
         let snapshot = try await file.readSnapshot()
         // `touch`, to a time two seconds on: a new timestamp, however coarse the file system's.
         var status = stat()
@@ -142,7 +142,7 @@ struct FileHazardTests {
     func sameSizeChangeSeen() async throws {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
-        try await file.save([Attraction(name: "Louvre")])
+        try await file.overwrite(with: [Attraction(name: "Louvre")])
         let snapshot = try await file.readSnapshot()
         var before = stat()
         #expect(stat(file.path, &before) == 0)
@@ -253,7 +253,7 @@ struct FileHazardTests {
         #expect(flock(writer, LOCK_EX) == 0)
         defer { close(writer) }
 
-        try await file.save([Attraction(name: "Louvre")])
+        try await file.overwrite(with: [Attraction(name: "Louvre")])
 
         #expect(try folder.contents() == ([".a.json.lock", "a.json", inUse] + others).sorted())
     }
@@ -263,8 +263,8 @@ struct FileHazardTests {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a.json"), format: .attractions)
 
-        let durability = try file.save(
-            [Attraction(name: "Louvre")],
+        let durability = try file.overwrite(
+            with: [Attraction(name: "Louvre")],
             steps: AlteredReplacementSteps(folderSyncFailure: "I/O error"))
 
         #expect(durability == .unconfirmed("I/O error"))
@@ -282,7 +282,9 @@ struct FileHazardTests {
         defer { close(holder) }
         let document = DocumentFile(url: folder.file("a.json"), format: .attractions)
 
-        let saving = Task.detached { try await document.save([Attraction(name: "Louvre")]) }
+        let saving = Task.detached {
+            try await document.overwrite(with: [Attraction(name: "Louvre")])
+        }
         let start = ContinuousClock.now
         let failures = [await saving.result.failure]
         let waited = ContinuousClock.now - start

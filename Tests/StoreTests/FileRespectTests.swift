@@ -29,7 +29,7 @@ struct FileRespectTests {
     func newFileIsPrivate() async throws {
         let folder = try TemporaryFolder()
 
-        try await file(folder.file("a.json")).save([Attraction(name: "Louvre")])
+        try await file(folder.file("a.json")).overwrite(with: [Attraction(name: "Louvre")])
 
         #expect(mode(folder.file("a.json").path) == 0o600)
     }
@@ -39,10 +39,10 @@ struct FileRespectTests {
     func permissionsKept(bits: mode_t) async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.json")
-        try await file(url).save([Attraction(name: "Louvre")])
+        try await file(url).overwrite(with: [Attraction(name: "Louvre")])
         chmod(url.path, bits)
 
-        try await file(url).save([Attraction(name: "Orsay")])
+        try await file(url).overwrite(with: [Attraction(name: "Orsay")])
 
         #expect(mode(url.path) == bits)
     }
@@ -52,10 +52,10 @@ struct FileRespectTests {
         let folder = try TemporaryFolder()
         let target = folder.file("real.json")
         let link = folder.file("link.json")
-        try await file(target).save([Attraction(name: "Louvre")])
+        try await file(target).overwrite(with: [Attraction(name: "Louvre")])
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
 
-        try await file(link).save([Attraction(name: "Orsay")])
+        try await file(link).overwrite(with: [Attraction(name: "Orsay")])
 
         let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
         #expect(destination == target.path)
@@ -69,7 +69,7 @@ struct FileRespectTests {
         try FileManager.default.createSymbolicLink(
             atPath: link.path, withDestinationPath: "real.json")
 
-        try await file(link).save([Attraction(name: "Louvre")])
+        try await file(link).overwrite(with: [Attraction(name: "Louvre")])
 
         #expect(try await file(folder.file("real.json")).load()?.map(\.name) == ["Louvre"])
         #expect(
@@ -82,7 +82,7 @@ struct FileRespectTests {
     func plantedLockFileLeftAlone() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.json")
-        try await file(url).save([Attraction(name: "Louvre")])
+        try await file(url).overwrite(with: [Attraction(name: "Louvre")])
         chmod(url.path, 0o660)
         let lockPath = folder.file(".a.json.lock").path
         let secret = folder.file("secret").path
@@ -93,7 +93,7 @@ struct FileRespectTests {
         unlink(lockPath)
         symlink(secret, lockPath)
         await #expect {
-            try await file(url).save([Attraction(name: "Orsay")])
+            try await file(url).overwrite(with: [Attraction(name: "Orsay")])
         } throws: { "\($0)".contains("\(lockPath) is a symbolic link") }
         #expect(mode(secret) == 0o600)
         #expect(try await file(url).load()?.map(\.name) == ["Louvre"])
@@ -101,7 +101,7 @@ struct FileRespectTests {
         // A hard link: the lock works, and the file it names keeps its mode.
         unlink(lockPath)
         link(secret, lockPath)
-        try await file(url).save([Attraction(name: "Orsay")])
+        try await file(url).overwrite(with: [Attraction(name: "Orsay")])
         #expect(mode(secret) == 0o600)
     }
 

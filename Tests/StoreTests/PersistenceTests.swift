@@ -31,7 +31,7 @@ struct PersistenceTests {
         let folder = try TemporaryFolder()
         let file = file(in: folder)
 
-        try await file.save(attractions)
+        try await file.overwrite(with: attractions)
 
         #expect(try await file.load() == attractions)
     }
@@ -49,8 +49,8 @@ struct PersistenceTests {
         let folder = try TemporaryFolder()
         let file = DocumentFile(url: folder.file("a/b/attractions.json"), format: .attractions)
 
-        try await file.save(attractions)
-        try await file.save([])
+        try await file.overwrite(with: attractions)
+        try await file.overwrite(with: [])
 
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.file("a/b").path).sorted()
@@ -61,7 +61,7 @@ struct PersistenceTests {
     @Test("the file states its format version")
     func formatVersionWritten() async throws {
         let folder = try TemporaryFolder()
-        try await file(in: folder).save(attractions)
+        try await file(in: folder).overwrite(with: attractions)
 
         let object = try JSONSerialization.jsonObject(
             with: Data(contentsOf: folder.file("attractions.json")))
@@ -255,7 +255,7 @@ struct PersistenceTests {
     func truncatedAnywhere() async throws {
         let folder = try TemporaryFolder()
         let file = file(in: folder)
-        try await file.save(attractions)
+        try await file.overwrite(with: attractions)
         let whole = try contents(of: file.url)
 
         for length in stride(from: 0, to: whole.count, by: 7) {
@@ -278,7 +278,7 @@ struct PersistenceTests {
             throws: PersistenceError.unwritable(
                 path: file.path, reason: "\(folder.file("blocker").path) is a file, not a folder")
         ) {
-            try await file.save(attractions)
+            try await file.overwrite(with: attractions)
         }
         #expect(try String(contentsOf: folder.file("blocker"), encoding: .utf8) == "not a folder")
     }
@@ -290,11 +290,11 @@ struct PersistenceTests {
     func readOnlyFolder() async throws {
         let folder = try TemporaryFolder()
         let file = file(in: folder)
-        try await file.save(attractions)
+        try await file.overwrite(with: attractions)
         chmod(folder.url.path, 0o555)
         defer { chmod(folder.url.path, 0o755) }
 
-        await #expect(throws: PersistenceError.self) { try await file.save([]) }
+        await #expect(throws: PersistenceError.self) { try await file.overwrite(with: []) }
         #expect(try await file.load() == attractions)
     }
 

@@ -124,7 +124,7 @@ struct PowerCutTests {
             contents: try file.encode(old, history: SaveHistory()),
             ignoresSync: ignoringSyncs)
 
-        try file.save(new, steps: disk)
+        try file.overwrite(with: new, steps: disk)
 
         return disk.possibleContents.map { contents in
             guard let contents, let loaded = try? file.decode(contents) else { return "neither" }

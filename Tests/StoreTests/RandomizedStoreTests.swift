@@ -95,7 +95,7 @@ struct RandomizedStoreTests {
                 let succeeded = (try? store.redo()) != nil
                 #expect(succeeded == model.redo(), "step \(step): redo")
             default:
-                try await file.save(store.elements)
+                try await file.overwrite(with: store.elements)
                 let reloaded = try #require(try await file.load())
                 store = AttractionStore(reloaded)
                 model = ReferenceModel(attractions: model.attractions)

@@ -23,13 +23,13 @@ struct SaveHistoryTests {
         try await opened.saver.flush()
         let second = try fileSaves(in: url)
         let file = DocumentFile(url: url, format: .attractions)
-        try await file.save([Attraction(name: "Eiffel")])
+        try await file.overwrite(with: [Attraction(name: "Eiffel")])
         let third = try fileSaves(in: url)
 
         #expect(first.count == 1 && UUID(uuidString: first[0]) != nil)
         #expect(second.count == 2 && Array(second.dropFirst()) == first)
         #expect(third.count == 3 && Array(third.dropFirst()) == second, "a plain save goes on")
-        for _ in 0..<40 { try await file.save([]) }
+        for _ in 0..<40 { try await file.overwrite(with: []) }
         #expect(try fileSaves(in: url).count == SaveHistory.limit)
 
         let other = folder.file("b.json")

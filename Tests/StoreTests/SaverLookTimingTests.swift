@@ -3,7 +3,7 @@ import MVCStore
 import Testing
 
 /// When the saver's state machine looks at the file for another process's save.
-@Suite("The saver's check of the file, when the file is busy")
+@Suite("The saver's look at the file, when the file is busy")
 struct SaverLookTimingTests {
     typealias State = SaverState<String>
 

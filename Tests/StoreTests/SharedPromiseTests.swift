@@ -207,7 +207,8 @@ struct SharedPromiseTests {
         // Long enough that reading the whole list takes longer than the other's saves are apart.
         let rows = (0..<50_000).map { Attraction(name: "row \($0)") }
         switch format {
-        case .document: _ = try await DocumentFile(url: url, format: .attractions).save(rows)
+        case .document:
+            _ = try await DocumentFile(url: url, format: .attractions).overwrite(with: rows)
         case .database: try await SQLiteListFile.write(rows, to: url)
         case .server:
             try await PostgresListTable.write(rows, to: PostgresLocation(url.absoluteString))
