@@ -1,20 +1,23 @@
-/// Why a document could not be loaded or saved; every case names the file.
+/// Why a list could not be loaded or saved, whichever adapter keeps it (a JSON document, a
+/// database file, a server's table); every case names where.
 ///
 /// A failed load never changes the file: it is left byte for byte as it was, for the user to
 /// recover or inspect.
 public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file exists but cannot be read (permissions, a folder in its place, an I/O error).
     case unreadable(path: String, reason: String)
-    /// The file is not a document of this kind: not JSON, truncated, or of the wrong shape.
+    /// The file is not a list of this kind: not JSON, truncated, of the wrong shape, or not a
+    /// database this program made.
     case corrupt(path: String, reason: String)
-    /// The file is a well-formed document, but a value in it breaks the rules values keep in
+    /// The file is well formed, but a value in it breaks the rules values keep in
     /// memory (an empty name, two rows with one id...); `reason` names the row and field.
     case brokenRule(path: String, reason: String)
     /// The file was written by a newer version of the program, in a format this one does not know.
     case newerVersion(path: String, found: Int, supported: Int)
     /// The file is in an older format, and converting it failed.
     case migrationFailed(path: String, fromVersion: Int, reason: String)
-    /// The document could not be written (the folder is read-only, the disk is full, ...).
+    /// The list could not be written (the folder is read-only, the disk is full, the server
+    /// cannot be reached...).
     case unwritable(path: String, reason: String)
 
     /// A sentence a user can act on.
