@@ -97,11 +97,15 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: [
-                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCPostgresStore", "MVCModel",
-                "MVCObservation", "MVCDocumentStore", "MVCTracing", "MVCAvatarServiceLive",
-                "other-process",
-            ],
+            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "MVCTracing", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // What the store's and the machine room's tests share: a test clock, a seeded generator,
+        // a change log. Not a product.
+        .target(
+            name: "TestSupport",
+            dependencies: ["MVCStore", "MVCModel", "MVCObservation"],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -222,6 +226,19 @@ let package = Package(
             name: "MVCAvatarServiceLive",
             dependencies: ["MVCStore", "MVCModel"],
             path: "Adapters/AvatarServiceLive",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: The machine room's tests: each adapter's, and the promises every list adapter
+        // keeps to a second process, run against each (one suite of cases, one set of helpers)
+
+        .testTarget(
+            name: "AdapterTests",
+            dependencies: [
+                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCPostgresStore", "MVCModel",
+                "MVCObservation", "MVCDocumentStore", "MVCTracing", "MVCAvatarServiceLive",
+                "other-process", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
 

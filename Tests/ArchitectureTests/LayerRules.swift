@@ -55,5 +55,6 @@ enum LayerRules {
         "benchmarks": .composition,
         "HeapStatistics": .composition,
         "other-process": .composition,
+        "TestSupport": .composition,
     ]
 }

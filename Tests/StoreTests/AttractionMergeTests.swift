@@ -1,6 +1,6 @@
-import MVCDocumentStore
 import MVCModel
 import MVCStore
+import TestSupport
 import Testing
 
 @Suite("Merging two processes' versions of the list")

@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCStore
+import TestSupport
 import Testing
 
 /// The remote loader's decisions, transition by transition: no tasks, no service.

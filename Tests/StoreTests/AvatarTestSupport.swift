@@ -1,5 +1,4 @@
 import Foundation
-import MVCDocumentStore
 import MVCModel
 import MVCObservation
 import MVCStore
@@ -53,14 +52,5 @@ final class UpdateLog {
         } else {
             token = channel.subscribeToAll { [weak self] in self?.updates.append($0) }
         }
-    }
-}
-
-/// Parses addresses the tests know are valid.
-func address(_ text: String) -> EmailAddress {
-    do {
-        return try EmailAddress(text)
-    } catch {
-        preconditionFailure("test address \(text) is invalid: \(error)")
     }
 }

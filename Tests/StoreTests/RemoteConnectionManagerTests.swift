@@ -1,8 +1,8 @@
 import Foundation
-import MVCDocumentStore
 import MVCModel
 import MVCObservation
 import MVCStore
+import TestSupport
 import Testing
 
 extension Ideas {

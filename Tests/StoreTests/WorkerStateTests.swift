@@ -1,4 +1,3 @@
-import MVCSQLiteStore
 import MVCStore
 import Testing
 

@@ -5,6 +5,7 @@ import MVCModel
 import MVCObservation
 import MVCSQLiteStore
 import MVCStore
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import MVCDocumentStore
 import MVCModel
 import MVCObservation
 import MVCStore
+import TestSupport
 import Testing
 
 @MainActor

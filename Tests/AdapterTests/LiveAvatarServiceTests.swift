@@ -3,6 +3,7 @@ import MVCAvatarServiceLive
 import MVCDocumentStore
 import MVCModel
 import MVCStore
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

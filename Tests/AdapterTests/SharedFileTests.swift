@@ -3,6 +3,7 @@ import MVCDocumentStore
 import MVCModel
 import MVCObservation
 import MVCStore
+import TestSupport
 import Testing
 
 /// Several processes on one JSON document: this test's store, and others that are real second

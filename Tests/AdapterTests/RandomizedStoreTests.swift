@@ -3,6 +3,7 @@ import MVCDocumentStore
 import MVCModel
 import MVCObservation
 import MVCStore
+import TestSupport
 import Testing
 
 /// The store's behaviour restated as simply as possible: an array, and stacks of whole snapshots.

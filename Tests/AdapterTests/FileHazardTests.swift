@@ -5,6 +5,7 @@ import MVCObservation
 import MVCSQLiteStore
 import MVCStore
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

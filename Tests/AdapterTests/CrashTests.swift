@@ -3,6 +3,7 @@ import MVCDocumentStore
 import MVCModel
 import MVCSQLiteStore
 import MVCStore
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

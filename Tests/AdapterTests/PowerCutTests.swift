@@ -2,6 +2,7 @@ import Foundation
 import MVCDocumentStore
 import MVCModel
 import MVCStore
+import TestSupport
 import Testing
 
 /// A disk that records a replacement's calls and the states a power cut could leave.
