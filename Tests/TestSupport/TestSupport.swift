@@ -1,6 +1,6 @@
 import Foundation
 package import MVCModel
-package import MVCObservation
+import MVCObservation
 package import MVCStore
 
 /// A deterministic random number generator (SplitMix64), so a failing random test can be replayed.
