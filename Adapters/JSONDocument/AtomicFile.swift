@@ -1,14 +1,6 @@
 import Foundation
 import MVCStore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whole-file reads, and writes that are atomic (all or nothing) and durable (on disk when done).
 ///
 /// A write goes to a temporary file in the same folder, is flushed with `fsync`, renamed over the

@@ -124,7 +124,7 @@ extension DocumentFile {
             // the next check reads the file and compares.
             var identity = try? AtomicFile.identity(of: url)
             if let now = identity,
-                now.size != Int64(bytes.count) || wrote?.isSameWrite(as: now) == false
+                now.size != Int64(bytes.count) || wrote?.isSameWrite(as: now) != true
             {
                 identity = nil
             }

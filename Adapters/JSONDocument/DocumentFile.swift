@@ -1,4 +1,5 @@
 public import Foundation
+import MVCModel
 public import MVCStore
 
 /// One `Codable` document in one file: loaded whole, saved whole, atomically and durably.
@@ -84,13 +85,18 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         }
     }
 
-    /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
-    ///
-    /// The new file names the saves the file it replaces named, after its own, if that one can
-    /// be read.
-    private func write(_ document: Document, replacing: Bool) throws(PersistenceError)
-        -> SaveDurability
+    /// Creates the file as ``create(_:)`` does, through `steps`, so a test can act between them.
+    package func create(_ document: Document, steps: any FileReplacementSteps)
+        throws(PersistenceError)
     {
+        _ = try write(document, replacing: false, steps: steps)
+    }
+
+    /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
+    private func write(
+        _ document: Document, replacing: Bool,
+        steps: any FileReplacementSteps = POSIXReplacementSteps()
+    ) throws(PersistenceError) -> SaveDurability {
         try underLock { held, target throws(PersistenceError) in
             var status = stat()
             if !replacing, lstat(target, &status) == 0 {
@@ -100,7 +106,14 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             // Whatever another save wrote meanwhile, this one replaces it.
             let old = replacing ? (try? AtomicFile.read(url)).flatMap { history(in: $0) } : nil
             let bytes = try encode(document, history: (old ?? SaveHistory()).savedAgain())
-            return try AtomicFile.write(bytes, to: url) { held.confirm { true } }
+            // A lock file deleted meanwhile let another save in: one that creates the file makes
+            // this create's refusal stand.
+            return try AtomicFile.write(bytes, to: url, steps: steps) {
+                held.confirm {
+                    var found = stat()
+                    return replacing || lstat(target, &found) != 0
+                }
+            }
         }
     }
 
@@ -299,23 +312,10 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             case formatVersion, document, saves
         }
 
-        /// Any field name, so that one this version does not know can be named.
-        private struct FieldName: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-
-            init(stringValue: String) {
-                self.stringValue = stringValue
-            }
-
-            init?(intValue: Int) {
-                nil
-            }
-        }
-
         init(from decoder: any Decoder) throws {
             // A top-level field nobody reads would be dropped by the next save: refuse it.
-            let fields = try decoder.container(keyedBy: FieldName.self)
+            // Keyed by any field name, so that one this version does not know can be named.
+            let fields = try decoder.container(keyedBy: FieldKey.self)
             if let unknown = fields.allKeys.first(where: {
                 CodingKeys(stringValue: $0.stringValue) == nil
             }) {
@@ -359,7 +359,9 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             guard let saves = try? container.decode([String].self, forKey: .saves) else {
                 throw problem("it should be a list of save ids, each a string")
             }
-            if let bad = saves.firstIndex(where: { !SaveHistory.isSaveID($0) }) {
+            // A save is named by a UUID (`SaveHistory.savedAgain()`): anything else was not
+            // written by a save.
+            if let bad = saves.firstIndex(where: { UUID(uuidString: $0) == nil }) {
                 throw problem("save id \(bad + 1) is not a UUID, as a save writes")
             }
             return saves

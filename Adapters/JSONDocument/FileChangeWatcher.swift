@@ -1,12 +1,6 @@
 import Dispatch
 public import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Tells when one of some files changes, from the operating system's own notices.
 ///
 /// The notices are inotify's on Linux, dispatch file-system sources' on Apple platforms: no
@@ -68,7 +62,8 @@ public final class FileChangeWatcher {
             let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard descriptor >= 0 else { return nil }
             let folders = Set(files.map { $0.deletingLastPathComponent().path })
-            let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+            let mask = UInt32(
+                IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
             for folder in folders where inotify_add_watch(descriptor, folder, mask) < 0 {
                 close(descriptor)
                 return nil

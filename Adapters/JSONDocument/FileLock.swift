@@ -1,14 +1,6 @@
 import Foundation
 import MVCStore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An advisory lock shared by every process that saves one document: a save's read, check and
 /// write happen while it is held, so two processes never interleave them.
 ///
@@ -201,21 +193,14 @@ enum FileLock {
                 usleep(1_000)  // not a spin: the deleting program gets a turn
                 continue
             }
-            return try checked(descriptor, creationFailure, lockPath, shownPath)
+            guard descriptor >= 0 else {
+                let reason =
+                    creationFailure.map { "cannot create the lock file \(lockPath): \($0)" }
+                    ?? "cannot open the lock file \(lockPath): \(AtomicFile.lastError())"
+                throw .unwritable(path: shownPath, reason: reason)
+            }
+            return descriptor
         }
-    }
-
-    /// `descriptor`, or the error that says why the lock file could not be opened.
-    private static func checked(
-        _ descriptor: Int32, _ creationFailure: String?, _ lockPath: String, _ shownPath: String
-    ) throws(PersistenceError) -> Int32 {
-        guard descriptor >= 0 else {
-            let reason =
-                creationFailure.map { "cannot create the lock file \(lockPath): \($0)" }
-                ?? "cannot open the lock file \(lockPath): \(AtomicFile.lastError())"
-            throw .unwritable(path: shownPath, reason: reason)
-        }
-        return descriptor
     }
 
     /// Widens a lock file this user owns that earlier versions made 0600, so the document's

@@ -1,13 +1,5 @@
 package import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The file-system calls an atomic replacement makes, in the order `AtomicFile.write` makes
 /// them: create a temporary file, give it the target's permissions, write, sync, close, rename it
 /// over the target, sync the folder.

@@ -1,14 +1,6 @@
 import Foundation
 package import MVCStore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An exclusive `flock` on the folder that holds a JSON document, held until it is released or
 /// goes away.
 ///

@@ -33,13 +33,6 @@ public struct SaveHistory: Equatable, Sendable {
         SaveHistory([UUID().uuidString] + saves)
     }
 
-    /// Whether `text` names a save as ``savedAgain()`` names one, a UUID.
-    ///
-    /// A file whose saves hold anything else was not written by a save, and is refused.
-    static func isSaveID(_ text: String) -> Bool {
-        UUID(uuidString: text) != nil
-    }
-
     /// This history, then the saves of `other` it does not name, the first `limit` of them.
     func followed(by other: SaveHistory, limit: Int = Self.limit) -> SaveHistory {
         var seen = Set<String>()

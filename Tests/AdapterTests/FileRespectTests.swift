@@ -205,4 +205,51 @@ struct FileRespectTests {
         await #expect(throws: PersistenceError.self) { try await file(url).load() }
         #expect(try Data(contentsOf: url) == Data(text.utf8))
     }
+
+    @Test(
+        "a create whose lock file is deleted while another program creates the file is refused, and leaves that file"
+    )
+    func createRefusedAfterItsLockWasLost() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.json")
+        let theirs = "written by the other program"
+        let steps = CreatingMeanwhileSteps(
+            lockPath: folder.file(".a.json.lock").path, target: url.path, text: theirs)
+
+        #expect(throws: PersistenceError.self) {
+            try file(url).create([Attraction(name: "Louvre")], steps: steps)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == theirs)
+    }
+}
+
+/// The real steps, but once the new version is on disk and before it is put in place, another
+/// program deletes the document's lock file and creates the document, as a create racing this one
+/// would once the lock was gone.
+private struct CreatingMeanwhileSteps: FileReplacementSteps {
+    private let real = POSIXReplacementSteps()
+    let lockPath: String
+    let target: String
+    let text: String
+
+    func createNew(_ path: String) throws(FileReplacementFailure) -> Int32 {
+        try real.createNew(path)
+    }
+    func copyPermissions(from target: String, to handle: Int32) throws(FileReplacementFailure) {
+        try real.copyPermissions(from: target, to: handle)
+    }
+    func write(_ data: Data, to handle: Int32) throws(FileReplacementFailure) {
+        try real.write(data, to: handle)
+    }
+    func sync(_ handle: Int32) throws(FileReplacementFailure) {
+        try real.sync(handle)
+        unlink(lockPath)
+        _ = FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+    }
+    func close(_ handle: Int32) { real.close(handle) }
+    func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
+        try real.rename(source, to: destination)
+    }
+    func syncFolder(_ path: String) throws(FileReplacementFailure) { try real.syncFolder(path) }
+    func remove(_ path: String) { real.remove(path) }
 }
