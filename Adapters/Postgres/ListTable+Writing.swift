@@ -47,9 +47,15 @@ extension ListTable {
 
     /// The write's transaction, in two round trips where the edit needs no new rank: the
     /// counter's lock and the stored row, then the statements and the commit (libpq's pipeline).
+    /// An edit of fields whose stored row is still as this client last had it takes one.
     private func written(_ write: RowWrite<Element>, _ connection: PostgresConnection) throws
         -> (ElementMerge<Element>.Outcome, Int64, Int64, String)
     {
+        if case .replaced(let old, let new, _) = write.change,
+            let written = try replacedInOneTrip(old, with: new, connection)
+        {
+            return written
+        }
         let key = Element.storedText(of: write.change.element.id)
         // Locks the list's counter until the commit: the list's writers commit one after
         // another, each change numbered in the order it becomes visible. Every writer, this
@@ -81,6 +87,47 @@ extension ListTable {
             ])
         let after = closing[closing.count - 2].first?.first??.int64 ?? before
         return (outcome, before, after, epoch)
+    }
+
+    /// Replaces `old` with `new` in one round trip if the stored row still holds `old`'s fields:
+    /// the merge with a row no one else changed is `new` (``/MVCStore/ElementMerge``), so the
+    /// update is made only where that holds, under the counter's lock as every write takes it;
+    /// `nil` (nothing written) when another client changed or deleted the row, or the list is
+    /// of a newer layout: the merge's two round trips then decide.
+    private func replacedInOneTrip(
+        _ old: Element, with new: Element, _ connection: PostgresConnection
+    ) throws -> (ElementMerge<Element>.Outcome, Int64, Int64, String)? {
+        let fields = Element.fields
+        let sets = fields.enumerated().map { "\(PostgresLocation.quoted($1.name)) = $\($0 + 3)" }
+        let unchanged = fields.enumerated().map {
+            "\(PostgresLocation.quoted($1.name)) IS NOT DISTINCT FROM $\($0 + 3 + fields.count)"
+        }
+        let results = try connection.pipelined([
+            ("BEGIN", []),
+            (
+                "SELECT last_change, epoch FROM mvclayers_lists WHERE list = $1 FOR UPDATE",
+                [location.table]
+            ),
+            (
+                """
+                UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = $1
+                    AND \(unchanged.joined(separator: " AND "))
+                    AND (SELECT version FROM mvclayers_lists WHERE list = $2) <= \(TableSchema.version)
+                RETURNING row_change
+                """,
+                [Element.storedText(of: new.id), location.table]
+                    + fields.map { $0.text(in: new) } + fields.map { $0.text(in: old) }
+            ),
+            ("COMMIT", []),
+        ])
+        guard let counter = results[1].first, let before = counter[0]?.int64,
+            let epoch = counter[1]
+        else {
+            throw PersistenceError.corrupt(
+                path: location.description, reason: "its row in mvclayers_lists is gone")
+        }
+        guard let after = results[2].first?.first??.int64 else { return nil }
+        return (ElementMerge.resolve(base: old, ours: new, theirs: old), before, after, epoch)
     }
 
     /// The statements that write the edit merged with the stored row, as ``/MVCStore/RowWrite``'s
