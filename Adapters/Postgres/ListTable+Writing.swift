@@ -45,9 +45,10 @@ extension ListTable {
             "“\(element.title)” was not saved: its \(field.name) holds the NUL character (U+0000), which PostgreSQL's text cannot hold"
     }
 
-    /// The write's transaction, in two round trips where the edit needs no new rank: the
-    /// counter's lock and the stored row, then the statements and the commit (libpq's pipeline).
-    /// An edit of fields whose stored row is still as this client last had it takes one.
+    /// The write's transaction, in two round trips where the edit needs no new rank.
+    ///
+    /// The counter's lock and the stored row, then the statements and the commit (libpq's
+    /// pipeline); an edit of fields whose stored row is still as this client last had it, one.
     private func written(_ write: RowWrite<Element>, _ connection: PostgresConnection) throws
         -> (ElementMerge<Element>.Outcome, Int64, Int64, String)
     {
