@@ -38,7 +38,9 @@ extension Observable where Self: AnyObject & Sendable {
     ///
     /// **Lifetimes**, as with the project's own properties: the token ends the observation when
     /// cancelled or released, on any thread; the object is held weakly, and the observation ends
-    /// with it. No handler runs after cancelling.
+    /// with it, letting go of the handler though the token is kept (with a key path through a
+    /// second observable object, once that object next changes or goes too). No handler runs
+    /// after cancelling.
     ///
     /// - Parameters:
     ///   - keyPath: The property to observe; only what it reads is tracked, so changes to the
