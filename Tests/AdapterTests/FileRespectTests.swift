@@ -111,13 +111,12 @@ struct FileRespectTests {
     func createNeverReplaces() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a.json")
+        // Passes however long it holds: the creation checks for the file under the lock. The
+        // pause only gives a check made before taking the lock (the bug) the time to be made.
         let other = try await OtherSQLiteProgram.holdingDocumentLock(
-            folder.file(".a.json.lock").path, thenWriting: "theirs", to: url)
+            folder.file(".a.json.lock").path, for: 0.2, thenWriting: "theirs", to: url)
 
         let creating = Task { try await file(url).create([Attraction(name: "Louvre")]) }
-        // Passes however long this is: the creation checks for the file under the lock. The
-        // pause only gives a check made before taking the lock (the bug) the time to be made.
-        try await Task.sleep(for: .milliseconds(200))
         try await other.release()
 
         await #expect {

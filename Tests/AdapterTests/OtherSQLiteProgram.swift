@@ -43,21 +43,24 @@ final class OtherSQLiteProgram: Sendable {
     /// `lockPath`) until ``release()``, and writes `text` to `file` before it lets go: a program
     /// that saves the document while this process waits for the lock.
     ///
+    /// It lets go `seconds` after it took the lock, on its own clock: a test whose own tasks
+    /// wait behind a loaded machine's other work cannot keep it holding past a save's patience.
+    ///
     /// - Returns: Once the other program holds the lock.
-    static func holdingDocumentLock(_ lockPath: String, thenWriting text: String, to file: URL)
-        async throws -> OtherSQLiteProgram
-    {
+    static func holdingDocumentLock(
+        _ lockPath: String, for seconds: Double, thenWriting text: String, to file: URL
+    ) async throws -> OtherSQLiteProgram {
         let script = """
-            import fcntl, sys
+            import fcntl, sys, time
             lock = open(sys.argv[1], "a")
             fcntl.flock(lock, fcntl.LOCK_EX)
             print("locked", flush=True)
-            sys.stdin.readline()
+            time.sleep(float(sys.argv[4]))
             with open(sys.argv[2], "w") as file:
                 file.write(sys.argv[3])
             print("released", flush=True)
             """
-        return try await startHolding(script, arguments: [lockPath, file.path, text])
+        return try await startHolding(script, arguments: [lockPath, file.path, text, "\(seconds)"])
     }
 
     /// Starts a program that runs `begin` on the database at `url`, says so, waits for
