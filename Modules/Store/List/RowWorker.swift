@@ -123,8 +123,10 @@ package final class RowWorker<Database: RowDatabase> {
     private func startWorking() {
         guard !isWorking, !state.isClosedForGood else { return }
         isWorking = true
-        // Started at once, not queued behind the main actor's other work.
-        Task.immediate { [weak self] in await self?.work() }
+        // Started at once, not queued behind the main actor's other work. Held strongly while it
+        // works (a weak capture would give the worker a weak-reference table that LeakSanitizer
+        // reports at exit, its only mention being shifted into the object's header).
+        Task.immediate { await self.work() }
     }
 
     /// Does what the state says, and ends when it says rest.
