@@ -1,6 +1,7 @@
 import Foundation
 import MVCModel
 import MVCStore
+import Synchronization
 
 /// Where a look of a table starts: the last change the store has, and the epoch of the list it
 /// was counted in.
@@ -27,6 +28,10 @@ actor ListTable<Element: RowListElement> {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
+    /// The server process of the connection writes go through (0: none yet): the listener
+    /// skips the notifications of its commits.
+    nonisolated let writer = Atomic<Int32>(0)
+
     init(location: PostgresLocation) {
         self.location = location
     }
@@ -40,6 +45,7 @@ actor ListTable<Element: RowListElement> {
         do {
             let made = try PostgresConnection(settings: location.settings)
             connection = made
+            writer.store(made.serverProcess, ordering: .relaxed)
             return made
         } catch {
             throw persistenceError(error)

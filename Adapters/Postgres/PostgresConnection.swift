@@ -22,6 +22,10 @@ package struct PostgresFailure: Error, Sendable, Equatable {
 /// parameter, results read as text.
 package final class PostgresConnection {
     private let handle: OpaquePointer
+    /// The statements a pipeline sent, prepared on the server once each (by their text): a
+    /// write's statements are the same each time, and parsing and planning them again would be
+    /// a good part of an edit's time.
+    private var preparedNames: [String: String] = [:]
 
     /// Connects with `settings` (a `postgres://` URL, or libpq's `key=value` words), completed by
     /// libpq's own sources: the `PG*` variables, `.pgpass`, `sslmode`.
@@ -104,15 +108,17 @@ package final class PostgresConnection {
     func pipelined(_ statements: [(sql: String, parameters: [String?])]) throws(PostgresFailure)
         -> [[[String?]]]
     {
+        let names = try statements.map { statement throws(PostgresFailure) in
+            try prepared(statement.sql, parameters: statement.parameters.count)
+        }
         guard PQenterPipelineMode(handle) == 1 else { throw lost() }
         defer { PQexitPipelineMode(handle) }
-        for statement in statements {
+        for (statement, name) in zip(statements, names) {
             let copies = statement.parameters.map { $0.flatMap { strdup($0) } }
             defer { for copy in copies { free(copy) } }
             let values = copies.map { UnsafePointer($0) }
             let sent = values.withUnsafeBufferPointer {
-                PQsendQueryParams(
-                    handle, statement.sql, Int32(values.count), nil, $0.baseAddress, nil, nil, 0)
+                PQsendQueryPrepared(handle, name, Int32(values.count), $0.baseAddress, nil, nil, 0)
             }
             guard sent == 1 else { throw lost() }
         }
@@ -179,18 +185,33 @@ package final class PostgresConnection {
         }
     }
 
-    /// How many notifications arrived since the last call (reading what the socket holds).
-    func notifications() throws(PostgresFailure) -> Int {
+    /// The name `sql` is prepared under on this connection, preparing it the first time.
+    private func prepared(_ sql: String, parameters: Int) throws(PostgresFailure) -> String {
+        if let name = preparedNames[sql] { return name }
+        let name = "mvclayers_\(preparedNames.count)"
+        let result = PQprepare(handle, name, sql, Int32(parameters), nil)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw failure(of: result) }
+        preparedNames[sql] = name
+        return name
+    }
+
+    /// The server process of each notification that arrived since the last call (reading what
+    /// the socket holds): the session whose commit sent it.
+    func notifications() throws(PostgresFailure) -> [Int32] {
         guard PQconsumeInput(handle) == 1 else {
             throw PostgresFailure(kind: .unreachable, message: Self.message(of: handle))
         }
-        var count = 0
+        var senders: [Int32] = []
         while let notification = PQnotifies(handle) {
+            senders.append(notification.pointee.be_pid)
             PQfreemem(notification)
-            count += 1
         }
-        return count
+        return senders
     }
+
+    /// This connection's server process, which the notifications its commits send name.
+    var serverProcess: Int32 { PQbackendPID(handle) }
 
     private static func rows(of result: OpaquePointer?) -> [[String?]] {
         let count = PQntuples(result)

@@ -3,6 +3,7 @@ import MVCModel
 public import MVCObservation
 public import MVCStore
 import MVCTracing
+import Synchronization
 
 /// Keeps a store's list in a PostgreSQL table (the ``/MVCStore/ListPersistence`` port).
 ///
@@ -73,9 +74,10 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
     /// Listens for other clients' commits from now on.
     func listen() {
         worker.startedWatching()
-        let listener = TableListener(location: location) { [weak self] in
-            Task { @MainActor in self?.lookForChanges() }
-        }
+        let writer = table
+        let listener = TableListener(
+            location: location, isOwn: { $0 == writer.writer.load(ordering: .relaxed) },
+            heard: { [weak self] in Task { @MainActor in self?.lookForChanges() } })
         self.listener = listener
         listener.start()
     }

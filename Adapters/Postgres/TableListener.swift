@@ -11,10 +11,17 @@ import Synchronization
 final class TableListener: Sendable {
     private let location: PostgresLocation
     private let heard: @Sendable () -> Void
+    private let isOwn: @Sendable (Int32) -> Bool
     private let stopped = Atomic(false)
 
-    init(location: PostgresLocation, heard: @escaping @Sendable () -> Void) {
+    /// Listens for `location`'s notifications; `isOwn` tells a commit of this client's own (by
+    /// its server process), which sends no look.
+    init(
+        location: PostgresLocation, isOwn: @escaping @Sendable (Int32) -> Bool,
+        heard: @escaping @Sendable () -> Void
+    ) {
         self.location = location
+        self.isOwn = isOwn
         self.heard = heard
     }
 
@@ -54,8 +61,9 @@ final class TableListener: Sendable {
             let ready = poll(&socket, 1, 200)
             if ready < 0, errno != EINTR { return }
             if ready > 0 {
-                guard let count = try? connection.notifications() else { return }
-                if count > 0 { heard() }
+                guard let senders = try? connection.notifications() else { return }
+                // This client's own commits are in its store already: no look for them.
+                if senders.contains(where: { !isOwn($0) }) { heard() }
             }
             if connection.isLost { return }
         }
