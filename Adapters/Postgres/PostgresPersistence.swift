@@ -67,7 +67,10 @@ public final class PostgresPersistence<Element: RowListElement>: ListPersistence
     ///
     /// - Throws: Why edits were not saved, and how many.
     public func close(patience: Duration = defaultClosingPatience) async throws(PersistenceError) {
-        listener?.stop()
+        if let listener {
+            self.listener = nil
+            await listener.stopAndWait()
+        }
         try await worker.close(patience: patience)
     }
 

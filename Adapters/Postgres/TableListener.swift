@@ -13,6 +13,8 @@ final class TableListener: Sendable {
     private let heard: @Sendable () -> Void
     private let isOwn: @Sendable (Int32) -> Bool
     private let stopped = Atomic(false)
+    /// Signalled when the thread has ended.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Listens for `location`'s notifications; `isOwn` tells a commit of this client's own (by
     /// its server process), which sends no look.
@@ -25,14 +27,30 @@ final class TableListener: Sendable {
         self.heard = heard
     }
 
-    /// Starts listening; call ``stop()`` to end (the thread ends within a fifth of a second).
+    /// Starts listening; call ``stop()`` to end (the thread ends within a twentieth of a second).
     func start() {
-        let thread = Thread { [self] in listen() }
+        let thread = Thread { [self] in
+            listen()
+            ended.signal()
+        }
         thread.name = "MVCPostgresStore listener"
         thread.start()
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Stops listening, and returns once the thread has ended (or after a second, if it is in
+    /// the middle of connecting): a program that exits next must not pull libpq out from under
+    /// the thread, which crashed a sample at exit now and then.
+    func stopAndWait() async {
+        stop()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [self] in
+                _ = ended.wait(timeout: .now() + 1)
+                done.resume()
+            }
+        }
+    }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
@@ -58,7 +76,7 @@ final class TableListener: Sendable {
     private func wait(on connection: PostgresConnection) {
         while !isStopped {
             var socket = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&socket, 1, 200)
+            let ready = poll(&socket, 1, 50)
             if ready < 0, errno != EINTR { return }
             if ready > 0 {
                 guard let senders = try? connection.notifications() else { return }

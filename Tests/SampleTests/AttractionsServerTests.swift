@@ -44,7 +44,8 @@ struct AttractionsServerTests {
         second.send("quit")
         let firstRun = try await first.finish()
         let secondRun = try await second.finish()
-        #expect(firstRun.status == 0 && secondRun.status == 0)
+        #expect(firstRun.status == 0, "the first sample: \(firstRun.errors)")
+        #expect(secondRun.status == 0, "the second sample: \(secondRun.errors)")
 
         let again = try await SampleRunner.run("attractions", ["--store", store], script: "list\n")
         #expect(again.output.contains("1. Louvre\n  2. Orsay"))
