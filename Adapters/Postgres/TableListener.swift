@@ -13,8 +13,9 @@ final class TableListener: Sendable {
     private let heard: @Sendable () -> Void
     private let isOwn: @Sendable (Int32) -> Bool
     private let stopped = Atomic(false)
-    /// Signalled when the thread has ended.
+    /// Signalled, and set, when the thread has ended.
     private let ended = DispatchSemaphore(value: 0)
+    private let hasEnded = Atomic(false)
 
     /// Listens for `location`'s notifications; `isOwn` tells a commit of this client's own (by
     /// its server process), which sends no look.
@@ -31,6 +32,7 @@ final class TableListener: Sendable {
     func start() {
         let thread = Thread { [self] in
             listen()
+            hasEnded.store(true, ordering: .releasing)
             ended.signal()
         }
         thread.name = "MVCPostgresStore listener"
@@ -44,6 +46,7 @@ final class TableListener: Sendable {
     /// the thread, which crashed a sample at exit now and then.
     func stopAndWait() async {
         stop()
+        guard !hasEnded.load(ordering: .acquiring) else { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [self] in
                 _ = ended.wait(timeout: .now() + 1)
