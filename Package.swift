@@ -24,7 +24,9 @@ let package = Package(
         // The layer line.
         .library(name: "MVCTracing", targets: ["MVCTracing"]),
         .library(name: "MVCObservation", targets: ["MVCObservation"]),
+        .library(name: "MVCElements", targets: ["MVCElements"]),
         .library(name: "MVCModel", targets: ["MVCModel"]),
+        .library(name: "MVCListStore", targets: ["MVCListStore"]),
         .library(name: "MVCStore", targets: ["MVCStore"]),
         .library(name: "MVCDelegates", targets: ["MVCDelegates"]),
         .library(name: "MVCPresenter", targets: ["MVCPresenter"]),
@@ -73,45 +75,71 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Model: domain values and validation
+        // MARK: Elements: what a list store can hold, described field by field (no sample's domain)
+
+        .target(
+            name: "MVCElements",
+            path: "Modules/Elements",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Model: the samples' domain values and validation
 
         .target(
             name: "MVCModel",
-            dependencies: ["MVCObservation", "MVCTracing"],
+            dependencies: ["MVCElements", "MVCObservation", "MVCTracing"],
             path: "Modules/Model",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ModelTests",
-            dependencies: ["MVCModel", "MVCObservation", "MVCTracing"],
+            dependencies: ["MVCModel", "MVCElements", "MVCObservation", "MVCTracing"],
             swiftSettings: strictSettings
         ),
 
-        // MARK: Store: owning model state, and the ports adapters plug into
+        // MARK: List store: a list of any element, edited undoably, and the port adapters plug into
+
+        .target(
+            name: "MVCListStore",
+            dependencies: ["MVCElements", "MVCObservation", "MVCTracing"],
+            path: "Modules/ListStore",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Store: the samples' stores (the attractions list, the avatars facade)
 
         .target(
             name: "MVCStore",
-            dependencies: ["MVCModel", "MVCObservation", "MVCTracing"],
+            dependencies: [
+                "MVCListStore", "MVCElements", "MVCModel", "MVCObservation", "MVCTracing",
+            ],
             path: "Modules/Store",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "MVCTracing", "TestSupport"],
+            dependencies: [
+                "MVCStore", "MVCListStore", "MVCElements", "MVCModel", "MVCObservation",
+                "MVCTracing",
+                "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // What the store's and the machine room's tests share: a test clock, a seeded generator,
         // a change log. Not a product.
         .target(
             name: "TestSupport",
-            dependencies: ["MVCStore", "MVCModel", "MVCObservation"],
+            dependencies: [
+                "MVCStore", "MVCListStore", "MVCElements", "MVCModel", "MVCObservation",
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "other-process",
             dependencies: [
-                "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel", "MVCDocumentStore",
+                "MVCStore", "MVCListStore", "MVCElements", "MVCSQLiteStore", "MVCPostgresStore",
+                "MVCModel", "MVCDocumentStore", "AttractionsStorage",
             ],
             path: "Tests/OtherProcess",
             swiftSettings: strictSettings
@@ -121,15 +149,16 @@ let package = Package(
 
         .target(
             name: "MVCDelegates",
-            dependencies: ["MVCModel", "MVCStore", "MVCTracing"],
+            dependencies: ["MVCElements", "MVCModel", "MVCListStore", "MVCStore", "MVCTracing"],
             path: "Modules/Delegates",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DelegatesTests",
             dependencies: [
-                "MVCDelegates", "MVCStore", "MVCModel", "MVCObservation", "MVCDocumentStore",
-                "MVCTracing",
+                "MVCDelegates", "MVCStore", "MVCListStore", "MVCElements", "MVCModel",
+                "MVCObservation",
+                "MVCDocumentStore", "MVCTracing", "AttractionsStorage",
             ],
             swiftSettings: strictSettings
         ),
@@ -139,7 +168,9 @@ let package = Package(
         .target(
             name: "MVCPresenter",
             dependencies: [
-                "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",
+                "MVCElements", "MVCModel", "MVCObservation", "MVCListStore", "MVCStore",
+                "MVCDelegates",
+                "MVCTracing",
             ],
             path: "Modules/Presenter",
             swiftSettings: strictSettings
@@ -153,8 +184,9 @@ let package = Package(
         .testTarget(
             name: "PresenterTests",
             dependencies: [
-                "MVCPresenter", "MVCPresenterTesting", "MVCModel", "MVCObservation", "MVCStore",
-                "MVCDelegates", "MVCDocumentStore", "MVCTracing",
+                "MVCPresenter", "MVCPresenterTesting", "MVCElements", "MVCModel", "MVCObservation",
+                "MVCListStore", "MVCStore", "MVCDelegates", "MVCDocumentStore", "MVCTracing",
+                "AttractionsStorage",
             ],
             swiftSettings: strictSettings
         ),
@@ -182,7 +214,7 @@ let package = Package(
 
         .target(
             name: "MVCDocumentStore",
-            dependencies: ["MVCStore", "MVCModel", "MVCObservation", "MVCTracing"],
+            dependencies: ["MVCListStore", "MVCElements", "MVCObservation", "MVCTracing"],
             path: "Adapters/JSONDocument",
             swiftSettings: strictSettings
         ),
@@ -197,7 +229,7 @@ let package = Package(
         .target(
             name: "MVCSQLiteStore",
             dependencies: [
-                "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+                "CSQLite", "MVCListStore", "MVCElements", "MVCObservation", "MVCTracing",
             ],
             path: "Adapters/SQLite",
             swiftSettings: strictSettings
@@ -214,7 +246,7 @@ let package = Package(
         .target(
             name: "MVCPostgresStore",
             dependencies: [
-                "CPostgres", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+                "CPostgres", "MVCListStore", "MVCElements", "MVCObservation", "MVCTracing",
             ],
             path: "Adapters/Postgres",
             swiftSettings: strictSettings
@@ -235,9 +267,9 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "MVCStore", "MVCSQLiteStore", "CSQLite", "MVCPostgresStore", "MVCModel",
-                "MVCObservation", "MVCDocumentStore", "MVCTracing", "MVCAvatarServiceLive",
-                "other-process", "TestSupport",
+                "MVCStore", "MVCListStore", "MVCElements", "MVCSQLiteStore", "CSQLite",
+                "MVCPostgresStore", "MVCModel", "MVCObservation", "MVCDocumentStore", "MVCTracing",
+                "MVCAvatarServiceLive", "AttractionsStorage", "other-process", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -269,6 +301,13 @@ let package = Package(
             path: "Samples/Support",
             swiftSettings: strictSettings
         ),
+        // The attractions in the machine room: the sample's JSON file format.
+        .target(
+            name: "AttractionsStorage",
+            dependencies: ["MVCModel", "MVCElements", "MVCDocumentStore"],
+            path: "Samples/AttractionsStorage",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "switches",
             dependencies: [
@@ -280,8 +319,11 @@ let package = Package(
         .executableTarget(
             name: "attractions",
             dependencies: [
-                "MVCPresenter", "MVCStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel",
-                "MVCObservation", "MVCDocumentStore", "MVCTracing", "SampleSupport",
+                "MVCPresenter", "MVCElements", "MVCListStore", "MVCStore", "MVCSQLiteStore",
+                "MVCPostgresStore",
+                "MVCModel", "MVCObservation", "MVCDocumentStore", "AttractionsStorage",
+                "MVCTracing",
+                "SampleSupport",
             ],
             path: "Samples/Attractions",
             swiftSettings: strictSettings
@@ -316,7 +358,8 @@ let package = Package(
         .executableTarget(
             name: "benchmarks",
             dependencies: [
-                "MVCObservation", "MVCModel", "MVCDocumentStore", "MVCStore", "MVCSQLiteStore",
+                "MVCObservation", "MVCModel", "MVCDocumentStore", "MVCListStore", "MVCElements",
+                "MVCStore", "MVCSQLiteStore", "AttractionsStorage",
                 "MVCPresenter", "MVCObservationBridge", "MVCAvatarServiceLive", "HeapStatistics",
                 "CSQLite", "MVCPostgresStore", "CPostgres",
             ],

@@ -30,7 +30,7 @@ fi
 output=${1:-.build/docs-site}
 scratch=.build/docs
 graphs=$scratch/symbol-graphs
-modules=(MVCTracing MVCObservation MVCModel MVCStore MVCDocumentStore MVCSQLiteStore MVCPostgresStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
+modules=(MVCTracing MVCObservation MVCElements MVCModel MVCListStore MVCStore MVCDocumentStore MVCSQLiteStore MVCPostgresStore MVCAvatarServiceLive MVCDelegates MVCPresenter MVCPresenterTesting MVCObservationBridge)
 
 mkdir -p "$graphs"
 # MVCPresenterTesting depends, directly or not, on every module of the layer line; the adapters

@@ -1,5 +1,5 @@
 import Foundation
-import MVCStore
+import MVCListStore
 
 /// Whole-file reads, and writes that are atomic (all or nothing) and durable (on disk when done).
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import MVCStore
+import MVCListStore
 
 /// Runs file work that blocks its thread (`fsync`, a wait for another process's lock) on a
 /// dispatch queue, so that it never holds a thread of the cooperative pool.

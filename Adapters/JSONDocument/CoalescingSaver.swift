@@ -1,6 +1,6 @@
 import Foundation
+public import MVCListStore
 public import MVCObservation
-public import MVCStore
 public import MVCTracing
 
 /// Saves the newest version of a document a short while after it changes, so that a burst of
@@ -104,7 +104,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
 
     /// Writes what is pending now, and waits until nothing is pending or being written.
     ///
-    /// - Throws: The ``/MVCStore/PersistenceError`` of the last write, if it failed; its version stays
+    /// - Throws: The ``/MVCListStore/PersistenceError`` of the last write, if it failed; its version stays
     ///   pending.
     public func flush() async throws(PersistenceError) {
         let error = await withCheckedContinuation { continuation in
@@ -124,7 +124,7 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
     /// process's save is taken in (and written back if the list here differs), and a file that
     /// cannot be read fails the flush, as a write would.
     ///
-    /// - Throws: The ``/MVCStore/PersistenceError`` of the last write, if it failed.
+    /// - Throws: The ``/MVCListStore/PersistenceError`` of the last write, if it failed.
     public func flushAndLook() async throws(PersistenceError) {
         try await flush()
         run(state.lookDue())

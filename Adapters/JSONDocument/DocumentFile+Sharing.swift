@@ -1,5 +1,5 @@
 import Foundation
-public import MVCStore
+public import MVCListStore
 
 /// Saving a document that several processes may have open.
 ///
@@ -25,7 +25,7 @@ extension DocumentFile {
     /// Reads the file as it is now.
     ///
     /// - Returns: The snapshot (``DocumentSnapshot/missing`` if there is no file).
-    /// - Throws: ``/MVCStore/PersistenceError``; the file is left untouched.
+    /// - Throws: ``/MVCListStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func readSnapshot() async throws(PersistenceError) -> DocumentSnapshot<Document> {
         try await BlockingFileWork.run { () throws(PersistenceError) in try snapshotNow() }
@@ -45,7 +45,7 @@ extension DocumentFile {
     /// milliseconds), one or two seconds on FAT and some network file systems. Such a program
     /// bypasses the document's lock, which every save of this package takes.
     ///
-    /// - Throws: ``/MVCStore/PersistenceError`` if the changed file cannot be read or decoded.
+    /// - Throws: ``/MVCListStore/PersistenceError`` if the changed file cannot be read or decoded.
     @concurrent
     public func check(against snapshot: DocumentSnapshot<Document>)
         async throws(PersistenceError) -> FileCheck<Document>
@@ -77,7 +77,7 @@ extension DocumentFile {
     ///   - base: The snapshot this process last read or wrote.
     ///   - merge: Combines the three versions when the file changed since `base`.
     /// - Returns: What was written, and the merge if there was one.
-    /// - Throws: ``/MVCStore/PersistenceError``: the file could not be locked, read, decoded or written, and
+    /// - Throws: ``/MVCListStore/PersistenceError``: the file could not be locked, read, decoded or written, and
     ///   it is unchanged; or, rarely, the new file is in place but its folder could not be flushed.
     @concurrent
     public func save(

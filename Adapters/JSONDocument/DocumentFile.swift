@@ -1,12 +1,12 @@
 public import Foundation
-import MVCModel
-public import MVCStore
+import MVCElements
+public import MVCListStore
 
 /// One `Codable` document in one file: loaded whole, saved whole, atomically and durably.
 ///
 /// - A missing file loads as `nil` (a new, empty document is the caller's call).
 /// - A file that cannot be read, is not a valid document, or comes from a newer format version is
-///   a ``/MVCStore/PersistenceError`` naming the path; the file is never written, moved or deleted by a
+///   a ``/MVCListStore/PersistenceError`` naming the path; the file is never written, moved or deleted by a
 ///   load, so nothing is lost.
 /// - An older format version is migrated in memory; the file is rewritten in the current format
 ///   only by the next save.
@@ -43,7 +43,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// Reads the document, migrating an older format.
     ///
     /// - Returns: The document, or `nil` if the file does not exist.
-    /// - Throws: ``/MVCStore/PersistenceError``; the file is left untouched.
+    /// - Throws: ``/MVCListStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func load() async throws(PersistenceError) -> Document? {
         guard let data = try await BlockingFileWork.run(read) else { return nil }
@@ -60,7 +60,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// with another process's save, and removes the temporary files a killed save left behind.
     ///
     /// - Returns: Whether the new file is known to be on disk (see ``SaveDurability``).
-    /// - Throws: ``/MVCStore/PersistenceError/unwritable(path:reason:)``; the previous file is intact.
+    /// - Throws: ``/MVCListStore/PersistenceError/unwritable(path:reason:)``; the previous file is intact.
     @concurrent
     @discardableResult
     public func overwrite(with document: Document) async throws(PersistenceError) -> SaveDurability
@@ -76,7 +76,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// programs that create the same file, or one that creates it while another saves it, one
     /// is refused.
     ///
-    /// - Throws: ``/MVCStore/PersistenceError/unwritable(path:reason:)`` if a file is already
+    /// - Throws: ``/MVCListStore/PersistenceError/unwritable(path:reason:)`` if a file is already
     ///   there (it is left as it is), or the file cannot be written.
     @concurrent
     public func create(_ document: Document) async throws(PersistenceError) {

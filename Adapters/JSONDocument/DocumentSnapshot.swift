@@ -1,5 +1,5 @@
 import Foundation
-public import MVCStore
+public import MVCListStore
 
 /// A document file as one process last read or wrote it: the document, and the exact bytes, so
 /// that a change made by another process is recognized by content.

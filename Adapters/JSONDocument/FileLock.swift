@@ -1,5 +1,5 @@
 import Foundation
-import MVCStore
+import MVCListStore
 
 /// An advisory lock shared by every process that saves one document: a save's read, check and
 /// write happen while it is held, so two processes never interleave them.

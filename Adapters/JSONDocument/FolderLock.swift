@@ -1,5 +1,5 @@
 import Foundation
-package import MVCStore
+package import MVCListStore
 
 /// An exclusive `flock` on the folder that holds a JSON document, held until it is released or
 /// goes away.

@@ -1,7 +1,7 @@
 public import Foundation
-public import MVCModel
+public import MVCElements
+public import MVCListStore
 public import MVCObservation
-public import MVCStore
 public import MVCTracing
 
 /// An element whose list is saved as one document file, in a format of its own.
@@ -29,7 +29,7 @@ extension ListStore where Element: DocumentListElement {
     /// - Returns: The store and its saver; call the saver's `flushAndLook()` before exiting.
     ///
     /// The store's edits reach the saver through a ``DocumentPersistence``; another process's
-    /// save reaches the store, its ``/MVCStore/ListInbox``, through the saver's `reconcile`.
+    /// save reaches the store, its ``/MVCListStore/ListInbox``, through the saver's `reconcile`.
     /// - Throws: `PersistenceError` if the file exists but cannot be loaded, or breaks the
     ///   model's rules; nothing is written.
     public static func open(

@@ -1,4 +1,4 @@
-public import MVCStore
+public import MVCListStore
 
 /// The decisions of a ``CoalescingSaver``, as a pure state machine: each method is named for
 /// what happened, updates the state, and returns the effects for the saver to run.
@@ -29,7 +29,7 @@ public import MVCStore
 ///   that finds the file gone says so too).
 /// - A write that reached the file but could not be confirmed on disk (a failed folder flush)
 ///   is a written version: the base moves, nothing stays pending, and the status says
-///   ``/MVCStore/SaveStatus/unconfirmed(_:)`` until a later write is confirmed.
+///   ``/MVCListStore/SaveStatus/unconfirmed(_:)`` until a later write is confirmed.
 /// - A failed write keeps its version pending (unless a newer one came meanwhile), reports the
 ///   failure with a count of failures in a row, and is tried again on the next change or flush.
 /// - A flush cancels the timer, writes what is pending, and finishes when nothing is pending or

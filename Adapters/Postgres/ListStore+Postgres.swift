@@ -1,5 +1,5 @@
-import MVCModel
-public import MVCStore
+import MVCElements
+public import MVCListStore
 public import MVCTracing
 
 extension ListStore where Element: RowListElement {

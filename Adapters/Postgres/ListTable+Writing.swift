@@ -1,13 +1,13 @@
 import Foundation
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// Writing: one edit a transaction, and whole new lists.
 extension ListTable {
     /// Writes one edit in a transaction of its own, acknowledged only once it committed.
     ///
     /// The edit is merged with the stored row by the rule every adapter asks
-    /// (``/MVCStore/ElementMerge``). Returns what to tell of another client's edits it met, and
+    /// (``/MVCListStore/ElementMerge``). Returns what to tell of another client's edits it met, and
     /// whether the row now differs from the edit's (then the store takes the row in at the next
     /// look).
     func write(_ write: RowWrite<Element>) throws(PersistenceError) -> (
@@ -91,7 +91,7 @@ extension ListTable {
     }
 
     /// Replaces `old` with `new` in one round trip if the stored row still holds `old`'s fields:
-    /// the merge with a row no one else changed is `new` (``/MVCStore/ElementMerge``), so the
+    /// the merge with a row no one else changed is `new` (``/MVCListStore/ElementMerge``), so the
     /// update is made only where that holds, under the counter's lock as every write takes it;
     /// `nil` (nothing written) when another client changed or deleted the row, or the list is
     /// of a newer layout: the merge's two round trips then decide.
@@ -131,7 +131,7 @@ extension ListTable {
         return (ElementMerge.resolve(base: old, ours: new, theirs: old), before, after, epoch)
     }
 
-    /// The statements that write the edit merged with the stored row, as ``/MVCStore/RowWrite``'s
+    /// The statements that write the edit merged with the stored row, as ``/MVCListStore/RowWrite``'s
     /// plan says (the same the SQLite adapter asks).
     private func merged(
         _ write: RowWrite<Element>, stored: [String?]?, _ connection: PostgresConnection
@@ -257,7 +257,7 @@ extension String {
     var int64: Int64? { Int64(self) }
 }
 
-/// The ranks of a list's table, for ``/MVCStore/RowRank``'s placement.
+/// The ranks of a list's table, for ``/MVCListStore/RowRank``'s placement.
 private struct TableRanks: StoredRanks {
     let table: String
     let connection: PostgresConnection

@@ -1,6 +1,6 @@
 import Foundation
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 import Synchronization
 
 /// Where a look of a table starts: the last change the store has, and the epoch of the list it

@@ -1,5 +1,5 @@
 import Foundation
-public import MVCStore
+public import MVCListStore
 
 /// Where a list is kept on a PostgreSQL server: the connection settings and the table.
 ///

@@ -1,14 +1,14 @@
 import Foundation
-import MVCModel
+import MVCElements
+public import MVCListStore
 public import MVCObservation
-public import MVCStore
 import MVCTracing
 import Synchronization
 
-/// Keeps a store's list in a PostgreSQL table (the ``/MVCStore/ListPersistence`` port).
+/// Keeps a store's list in a PostgreSQL table (the ``/MVCListStore/ListPersistence`` port).
 ///
 /// One worker (the one the SQLite adapter runs too) writes each edit in a transaction of its
-/// own, in order, merged with the stored row by ``/MVCStore/ElementMerge``; an edit counts as
+/// own, in order, merged with the stored row by ``/MVCListStore/ElementMerge``; an edit counts as
 /// saved once its transaction committed. Other clients' commits arrive as notifications on a
 /// connection of its own, and each is taken in by reading only the rows and tombstones changed
 /// after the last change the store has.

@@ -1,9 +1,9 @@
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// How a list is laid out on the server, and the triggers that keep its change feed.
 ///
-/// - `mvclayers_lists`: a row per list: its table, its kind (``/MVCStore/RowListElement/databaseKind``),
+/// - `mvclayers_lists`: a row per list: its table, its kind (``/MVCListStore/RowListElement/databaseKind``),
 ///   the schema version, `last_change` (advanced by every change to the list's rows),
 ///   `pruned` (tombstones up to it are gone) and `epoch` (made new when the list is made, so a
 ///   table dropped and made again is read whole).

@@ -1,5 +1,5 @@
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// The text of every row, in list order: read in one go, so decoding can use every core.
 struct StoredRows: Sendable {
@@ -66,7 +66,7 @@ enum RowDecoder<Element: SQLiteListElement> {
     typealias Problem = (row: Int, reason: String)
 
     /// The elements the rows hold, decoded on every core, and the rows that could not be read
-    /// or break a rule (``/MVCStore/RowListElement``'s `decodedOnEveryCore`).
+    /// or break a rule (``/MVCListStore/RowListElement``'s `decodedOnEveryCore`).
     static func decode(_ rows: StoredRows) -> (elements: [Element], problems: [Problem]) {
         Element.decodedOnEveryCore(ids: rows.ids, texts: rows.texts, mistyped: rows.mistyped)
     }

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// What the database holds, and how opening checks it. Version 3 (`PRAGMA user_version`):
 /// - `elements(id, rank, row_change, <one column per field>)`: the list is the rows in `rank`

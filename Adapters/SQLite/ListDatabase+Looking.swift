@@ -1,6 +1,6 @@
 import Foundation
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// Where a look of an SQLite database starts: the last change the store has, the change log's
 /// stamp for it, and the `data_version` it was read at.

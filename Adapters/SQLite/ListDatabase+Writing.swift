@@ -1,11 +1,11 @@
 import Foundation
-import MVCModel
-import MVCStore
+import MVCElements
+import MVCListStore
 
 /// Writing: one edit a transaction, and whole new databases.
 extension ListDatabase {
     /// Writes one edit in a transaction of its own, durably, merged with the stored row by the
-    /// rule every adapter asks (``/MVCStore/ElementMerge``); returns what to tell of another
+    /// rule every adapter asks (``/MVCListStore/ElementMerge``); returns what to tell of another
     /// program's edits it met, and whether the row now differs from the edit's (then the store
     /// takes the row in at the next look).
     func write(_ write: RowWrite<Element>) throws(PersistenceError)
@@ -85,7 +85,7 @@ extension ListDatabase {
         }
     }
 
-    /// Merges the edit with the stored row and writes the result, as ``/MVCStore/RowWrite``'s
+    /// Merges the edit with the stored row and writes the result, as ``/MVCListStore/RowWrite``'s
     /// plan says.
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
         -> ElementMerge<Element>.Outcome
@@ -152,7 +152,7 @@ extension ListDatabase {
     }
 }
 
-/// The ranks of an SQLite list, for ``/MVCStore/RowRank``'s placement.
+/// The ranks of an SQLite list, for ``/MVCListStore/RowRank``'s placement.
 private struct SQLiteRanks: StoredRanks {
     let connection: SQLiteConnection
 

@@ -1,8 +1,8 @@
 import Foundation
-import MVCModel
-public import MVCStore
+import MVCElements
+public import MVCListStore
 
-/// An element a list store can keep in an SQLite database: the ``/MVCStore/RowListElement`` every
+/// An element a list store can keep in an SQLite database: the ``/MVCListStore/RowListElement`` every
 /// database adapter asks.
 public typealias SQLiteListElement = RowListElement
 

@@ -1,6 +1,6 @@
 public import Foundation
-import MVCModel
-public import MVCStore
+import MVCElements
+public import MVCListStore
 public import MVCTracing
 
 extension ListStore where Element: SQLiteListElement {

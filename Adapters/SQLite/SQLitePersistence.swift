@@ -1,14 +1,14 @@
 public import Foundation
-import MVCModel
+import MVCElements
+public import MVCListStore
 public import MVCObservation
-public import MVCStore
 import MVCTracing
 
-/// Keeps a store's list in an SQLite database (the ``/MVCStore/ListPersistence`` port).
+/// Keeps a store's list in an SQLite database (the ``/MVCListStore/ListPersistence`` port).
 ///
 /// One worker, one thing at a time, writes each edit in a transaction of its own, in order
 /// (``saveStatus`` is `.pending` until all are in; a failed write stays queued, and is tried
-/// again), merged with the stored row by ``/MVCStore/ElementMerge`` when another program changed
+/// again), merged with the stored row by ``/MVCListStore/ElementMerge`` when another program changed
 /// it; and every poll interval asks SQLite whether another connection committed, then reads only
 /// the rows and tombstones changed after the last change the store has, and hands them to the
 /// store. The worker is the one the PostgreSQL adapter runs too; this class adds the file and the

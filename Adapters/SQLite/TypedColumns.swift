@@ -1,8 +1,8 @@
-import MVCModel
+import MVCElements
 
 /// Each field's column declared by what the field holds.
 ///
-/// The type follows ``/MVCModel/ElementField/ValueKind``: `INTEGER`, `REAL`, `BOOLEAN` or `TEXT`,
+/// The type follows ``/MVCElements/ElementField/ValueKind``: `INTEGER`, `REAL`, `BOOLEAN` or `TEXT`,
 /// so that another program sorts and sums a number as a number. SQLite cannot change a column's type in place, so a table made before (every column
 /// `TEXT`) is rebuilt once, inside the migration's write transaction.
 enum TypedColumns {

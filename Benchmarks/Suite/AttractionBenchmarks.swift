@@ -1,5 +1,8 @@
+import AttractionsStorage
 import Foundation
 import MVCDocumentStore
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPresenter

@@ -1,6 +1,8 @@
+import AttractionsStorage
 import CSQLite
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

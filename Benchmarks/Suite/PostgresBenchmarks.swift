@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPostgresStore

@@ -1,3 +1,4 @@
+import MVCElements
 import MVCModel
 import SampleSupport
 

@@ -1,6 +1,6 @@
 import Foundation
+import MVCListStore
 import MVCPostgresStore
-import MVCStore
 import SampleSupport
 
 /// The `--store` and `--convert` options: a path to an attractions file (or a `postgres://` URL

@@ -4,6 +4,8 @@
 
 import Foundation
 import MVCDocumentStore
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPresenter

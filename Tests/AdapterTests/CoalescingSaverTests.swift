@@ -1,5 +1,7 @@
+import AttractionsStorage
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCStore

@@ -1,3 +1,4 @@
+import AttractionsStorage
 import Foundation
 import MVCDocumentStore
 import MVCModel

@@ -1,6 +1,7 @@
 import Foundation
 import MVCAvatarServiceLive
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPostgresStore

@@ -1,5 +1,4 @@
 import Foundation
-
 import MVCPostgresStore
 
 /// The PostgreSQL server the PostgreSQL cases run against.

@@ -1,4 +1,5 @@
 import Foundation
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

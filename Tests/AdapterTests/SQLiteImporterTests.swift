@@ -1,7 +1,7 @@
 import Foundation
-import MVCModel
+import MVCElements
+import MVCListStore
 import MVCSQLiteStore
-import MVCStore
 import Testing
 
 /// An importer's own element, as the tutorial writes one: a `UUID` id and a number field.

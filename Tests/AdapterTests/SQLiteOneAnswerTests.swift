@@ -1,4 +1,6 @@
 import Foundation
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

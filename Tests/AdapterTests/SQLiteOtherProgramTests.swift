@@ -1,5 +1,6 @@
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

@@ -1,6 +1,8 @@
 import CSQLite
 import Foundation
 import MVCDocumentStore
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

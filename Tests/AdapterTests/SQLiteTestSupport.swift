@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCSQLiteStore

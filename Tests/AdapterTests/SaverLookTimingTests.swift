@@ -1,5 +1,4 @@
 import MVCDocumentStore
-import MVCStore
 import Testing
 
 /// When the saver's state machine looks at the file for another process's save.

@@ -1,5 +1,5 @@
 import MVCDocumentStore
-import MVCStore
+import MVCListStore
 import Testing
 
 /// The saver's decisions, transition by transition: no tasks, no files, no clock.

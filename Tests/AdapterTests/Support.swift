@@ -1,8 +1,6 @@
 import Foundation
 import MVCDocumentStore
-import MVCModel
 import MVCObservation
-import MVCStore
 
 /// A fresh folder for one test, removed when the test lets go of it.
 final class TemporaryFolder {

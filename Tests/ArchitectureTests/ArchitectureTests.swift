@@ -91,8 +91,8 @@ struct LayeringCheckTests {
 
         #expect(
             violations.map(\.description) == [
-                "MVCModel depends on MVCPresenter; it may depend only on MVCObservation, MVCTracing",
-                "Modules/MVCModel/File.swift imports MVCPresenter; MVCModel may import only MVCObservation, MVCTracing",
+                "MVCModel depends on MVCPresenter; it may depend only on MVCElements, MVCObservation, MVCTracing",
+                "Modules/MVCModel/File.swift imports MVCPresenter; MVCModel may import only MVCElements, MVCObservation, MVCTracing",
             ]
         )
     }
@@ -154,7 +154,7 @@ struct LayeringCheckTests {
             ))
         #expect(
             violations.contains(
-                "MVCStore depends on MVCDocumentStore; it may depend only on MVCModel, MVCObservation, MVCTracing"
+                "MVCStore depends on MVCDocumentStore; it may depend only on MVCElements, MVCListStore, MVCModel, MVCObservation, MVCTracing"
             ))
     }
 
@@ -162,12 +162,27 @@ struct LayeringCheckTests {
     func adaptersDependInward() {
         let modules = [
             sound[0], sound[1],
-            module("MVCStore", declares: ["MVCModel"]),
-            module("MVCDocumentStore", declares: ["MVCStore"]),
+            module("MVCListStore", declares: ["MVCObservation"]),
+            module("MVCStore", declares: ["MVCModel", "MVCListStore"]),
+            module("MVCDocumentStore", declares: ["MVCListStore"]),
             module("attractions", declares: ["MVCDocumentStore", "MVCStore"]),
         ]
 
         #expect(LayeringCheck.violations(in: modules, rules: LayerRules.table) == [])
+    }
+
+    @Test("a list's adapter that links a sample's domain is caught")
+    func listAdapterStaysGeneric() {
+        let modules = [
+            sound[0], sound[1],
+            module("MVCDocumentStore", declares: ["MVCModel"], imports: ["MVCModel"]),
+        ]
+
+        #expect(
+            LayeringCheck.violations(in: modules, rules: LayerRules.table).map(\.description) == [
+                "MVCDocumentStore depends on MVCModel; it may depend only on MVCElements, MVCListStore, MVCObservation, MVCTracing",
+                "Modules/MVCDocumentStore/File.swift imports MVCModel; MVCDocumentStore may import only MVCElements, MVCListStore, MVCObservation, MVCTracing",
+            ])
     }
 
     @Test("samples may depend on their support code, and tests on samples")

@@ -5,7 +5,8 @@ import Testing
 struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
-        "MVCTracing", "MVCObservation", "MVCModel", "MVCDocumentStore", "MVCStore",
+        "MVCTracing", "MVCObservation", "MVCElements", "MVCModel", "MVCListStore", "MVCDocumentStore",
+        "MVCStore",
         "MVCSQLiteStore", "MVCPostgresStore", "MVCAvatarServiceLive",
         "MVCDelegates",
         "MVCPresenter", "MVCPresenterTesting", "MVCObservationBridge",

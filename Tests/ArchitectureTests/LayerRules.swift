@@ -22,30 +22,42 @@ enum LayerRules {
     static let table: [String: LayerRule] = [
         "MVCTracing": .layer(mayImport: []),
         "MVCObservation": .layer(mayImport: []),
-        "MVCModel": .layer(mayImport: ["MVCObservation", "MVCTracing"]),
-        "MVCStore": .layer(mayImport: ["MVCModel", "MVCObservation", "MVCTracing"]),
-        // The machine room: adapters, each a leaf that depends inward.
+        // The generic list core: what an importer takes for a list of its own type. It names no
+        // sample's domain, so neither may depend on MVCModel or MVCStore.
+        "MVCElements": .layer(mayImport: []),
+        "MVCListStore": .layer(mayImport: ["MVCElements", "MVCObservation", "MVCTracing"]),
+        // The samples' domains and stores.
+        "MVCModel": .layer(mayImport: ["MVCElements", "MVCObservation", "MVCTracing"]),
+        "MVCStore": .layer(mayImport: [
+            "MVCListStore", "MVCElements", "MVCModel", "MVCObservation", "MVCTracing",
+        ]),
+        // The machine room: adapters, each a leaf that depends inward. A list's adapters depend
+        // on the generic list core only: no sample's domain is linked into one.
         "MVCDocumentStore": .adapter(mayImport: [
-            "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+            "MVCListStore", "MVCElements", "MVCObservation", "MVCTracing",
         ]),
         // SQLite's C interface, a system library: it imports nothing of the project's.
         "CSQLite": .systemLibrary,
         "MVCSQLiteStore": .adapter(mayImport: [
-            "CSQLite", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+            "CSQLite", "MVCListStore", "MVCElements", "MVCObservation", "MVCTracing",
         ]),
         // libpq, PostgreSQL's C client, a system library: it imports nothing of the project's.
         "CPostgres": .systemLibrary,
         "MVCPostgresStore": .adapter(mayImport: [
-            "CPostgres", "MVCStore", "MVCModel", "MVCObservation", "MVCTracing",
+            "CPostgres", "MVCListStore", "MVCElements", "MVCObservation", "MVCTracing",
         ]),
         "MVCAvatarServiceLive": .adapter(mayImport: ["MVCStore", "MVCModel"]),
-        "MVCDelegates": .layer(mayImport: ["MVCModel", "MVCStore", "MVCTracing"]),
+        "MVCDelegates": .layer(mayImport: [
+            "MVCElements", "MVCModel", "MVCListStore", "MVCStore", "MVCTracing",
+        ]),
         "MVCPresenter": .layer(mayImport: [
-            "MVCModel", "MVCObservation", "MVCStore", "MVCDelegates", "MVCTracing",
+            "MVCElements", "MVCModel", "MVCObservation", "MVCListStore", "MVCStore",
+            "MVCDelegates", "MVCTracing",
         ]),
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "MVCObservationBridge": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,
+        "AttractionsStorage": .composition,
         "switches-essentials": .essentials,
         "avatars-essentials": .essentials,
         "attractions-essentials": .essentials,

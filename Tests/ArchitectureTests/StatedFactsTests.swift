@@ -140,13 +140,13 @@ struct NamedPathTests {
     @Test("the path scan finds paths and file names in code spans, and skips what is no path")
     func scanCanFail() {
         let text = """
-            Read `Modules/Store/List/ListStore.swift` and `Gone.swift`; run `swift test`, write
+            Read `Modules/ListStore/ListStore.swift` and `Gone.swift`; run `swift test`, write
             to `/tmp/attractions.json` or `$XDG_DATA_HOME/x.json`, see `Tests/*/AsWritten/` and
             `Adapters/`.
             """
         #expect(
             NamedPaths.candidates(in: text) == [
-                "Modules/Store/List/ListStore.swift", "Gone.swift", "Adapters/",
+                "Modules/ListStore/ListStore.swift", "Gone.swift", "Adapters/",
             ])
     }
 }

@@ -60,6 +60,7 @@ struct WorkedExampleTests {
             code.count <= maximumCodeFiles, "\(example) changes \(code.count) code files: \(code)")
         for part in parts {
             #expect(!part.path.hasPrefix("Modules/Store/"), "\(example) changes \(part.path)")
+            #expect(!part.path.hasPrefix("Modules/ListStore/"), "\(example) changes \(part.path)")
             #expect(!part.path.hasPrefix("Adapters/"), "\(example) changes \(part.path)")
         }
     }

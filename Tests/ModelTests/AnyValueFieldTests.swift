@@ -1,5 +1,5 @@
 import Foundation
-import MVCModel
+import MVCElements
 import Testing
 
 /// An importer's element with a date and an optional: values with no lossless text of their own.

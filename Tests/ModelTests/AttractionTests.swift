@@ -1,4 +1,5 @@
 import Foundation
+import MVCElements
 import MVCModel
 import Testing
 

@@ -1,7 +1,9 @@
 // `other-process --edit <file>`: another program on a list file, driven line by line.
 
+import AttractionsStorage
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCPostgresStore
 import MVCSQLiteStore

@@ -22,8 +22,10 @@
 //     has ended, "saved <count>" or the first save's error. A save that held a pool thread while
 //     it waited for its lock would keep that line back until the lock's patience ran out.
 
+import AttractionsStorage
 import Foundation
 import MVCDocumentStore
+import MVCListStore
 import MVCModel
 import MVCPostgresStore
 import MVCSQLiteStore

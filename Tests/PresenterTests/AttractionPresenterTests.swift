@@ -1,6 +1,9 @@
+import AttractionsStorage
 import Foundation
 import MVCDelegates
 import MVCDocumentStore
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPresenter

@@ -1,5 +1,7 @@
 import Foundation
 import MVCDelegates
+import MVCElements
+import MVCListStore
 import MVCModel
 import MVCObservation
 import MVCPresenter

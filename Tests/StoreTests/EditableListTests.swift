@@ -1,3 +1,4 @@
+import MVCListStore
 import MVCModel
 import MVCStore
 import Testing

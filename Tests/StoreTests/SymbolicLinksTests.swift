@@ -1,5 +1,5 @@
 import Foundation
-import MVCStore
+import MVCListStore
 import Testing
 
 @Suite("Following symbolic links to a list's file, as both file adapters do")

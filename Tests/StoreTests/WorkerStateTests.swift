@@ -1,4 +1,4 @@
-import MVCStore
+import MVCListStore
 import Testing
 
 /// The SQLite worker's decisions, as a value: each event named for what happened, no I/O.

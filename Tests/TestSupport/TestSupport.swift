@@ -1,4 +1,5 @@
 import Foundation
+import MVCListStore
 package import MVCModel
 import MVCObservation
 package import MVCStore

@@ -1,5 +1,5 @@
 import Foundation
-import MVCModel
+import MVCElements
 
 /// An item is stored as an object of its described fields; one it lacks takes its default.
 extension Item: Codable {

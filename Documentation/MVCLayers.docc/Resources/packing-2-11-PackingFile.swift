@@ -1,6 +1,6 @@
 import Foundation
 import MVCDocumentStore
-import MVCModel
+import MVCElements
 
 /// An item is stored as an object of its described fields; one it lacks takes its default.
 extension Item: Codable {

@@ -1,5 +1,5 @@
 import Foundation
-import MVCStore
+import MVCListStore
 import PackingCore
 import Testing
 

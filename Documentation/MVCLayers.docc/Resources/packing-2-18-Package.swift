@@ -12,9 +12,9 @@ let package = Package(
             name: "PackingCore",
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
-                .product(name: "MVCModel", package: "MVCLayers"),
+                .product(name: "MVCElements", package: "MVCLayers"),
                 .product(name: "MVCDocumentStore", package: "MVCLayers"),
-                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCListStore", package: "MVCLayers"),
             ]
         ),
         .executableTarget(
@@ -22,7 +22,7 @@ let package = Package(
             dependencies: [
                 "PackingCore",
                 .product(name: "MVCDocumentStore", package: "MVCLayers"),
-                .product(name: "MVCStore", package: "MVCLayers"),
+                .product(name: "MVCListStore", package: "MVCLayers"),
             ]
         ),
         .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),

@@ -1,5 +1,5 @@
 import Foundation
-import MVCModel
+import MVCElements
 
 /// One thing to pack: a plain value.
 public struct Item: Sendable, Equatable, Identifiable {

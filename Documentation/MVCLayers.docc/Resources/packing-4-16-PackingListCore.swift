@@ -1,4 +1,4 @@
-import MVCStore
+import MVCListStore
 
 /// What the list screen shows.
 public struct PackingListViewState: Equatable, Sendable {

@@ -1,6 +1,6 @@
+import MVCListStore
 import MVCObservation
 import MVCPresenter
-import MVCStore
 
 /// The list screen, headless: intents in, view-state out.
 @MainActor

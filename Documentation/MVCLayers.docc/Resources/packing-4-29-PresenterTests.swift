@@ -1,5 +1,5 @@
+import MVCListStore
 import MVCPresenterTesting
-import MVCStore
 import PackingCore
 import Testing
 

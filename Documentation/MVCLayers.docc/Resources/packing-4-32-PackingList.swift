@@ -1,6 +1,6 @@
 import Foundation
 import MVCDocumentStore
-import MVCStore
+import MVCListStore
 import PackingCore
 
 @main

@@ -1,4 +1,4 @@
-import MVCStore
+import MVCListStore
 
 /// Why a delegate could not keep what the editor saved.
 public struct ItemEditorError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MVCModel
+import MVCElements
 import MVCObservation
 import MVCPresenter
 

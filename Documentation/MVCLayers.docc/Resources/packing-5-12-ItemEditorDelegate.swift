@@ -1,4 +1,4 @@
-import MVCStore
+import MVCListStore
 import MVCTracing
 
 /// Why a delegate could not keep what the editor saved.

@@ -1,6 +1,6 @@
 import Foundation
 import MVCDocumentStore
-import MVCStore
+import MVCListStore
 import PackingCore
 
 /// The packing list on the terminal: reads one command per line, draws the screen after each.

@@ -1,5 +1,5 @@
-public import MVCModel
-public import MVCStore
+public import MVCElements
+public import MVCListStore
 public import MVCTracing
 
 /// Saves a new element by adding it to the store.

@@ -1,5 +1,5 @@
-public import MVCModel
-public import MVCStore
+public import MVCElements
+public import MVCListStore
 public import MVCTracing
 
 /// Saves an edited element by merging its changes into the one it was made for, wherever it now

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// What an element editor tells whoever asked it to edit: save this, or never mind.
 ///

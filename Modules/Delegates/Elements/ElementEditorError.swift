@@ -1,5 +1,5 @@
-public import MVCModel
-import MVCStore
+public import MVCElements
+import MVCListStore
 
 /// Why an editor's delegate could not keep an element; the editor shows it and stays open.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import MVCElements
 
 /// A place on a tourist's list: a name, and notes on why it is worth the visit.
 ///

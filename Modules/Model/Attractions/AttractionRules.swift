@@ -1,3 +1,5 @@
+import MVCElements
+
 /// The rules every attraction keeps, whether it was typed into an editor or read from a file.
 public enum AttractionRules {
     /// The longest name allowed, in characters, after trimming.

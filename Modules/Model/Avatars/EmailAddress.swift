@@ -1,3 +1,5 @@
+import MVCElements
+
 /// A validated e-mail address: shown as it was typed, identified by its case-folded form.
 ///
 /// Made only through ``init(_:)``, which trims surrounding whitespace and checks the address.

@@ -1,3 +1,4 @@
+import MVCElements
 import MVCModel
 public import MVCObservation
 public import MVCStore

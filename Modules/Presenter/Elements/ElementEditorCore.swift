@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// The detail editor's decisions, as a value: what each event does to the editing state, and
 /// which effects the ``ElementEditorPresenter`` must then run.

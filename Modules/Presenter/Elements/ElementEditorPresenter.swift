@@ -1,5 +1,5 @@
 public import MVCDelegates
-public import MVCModel
+public import MVCElements
 public import MVCObservation
 public import MVCTracing
 

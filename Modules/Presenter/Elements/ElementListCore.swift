@@ -1,5 +1,5 @@
-public import MVCModel
-public import MVCStore
+public import MVCElements
+public import MVCListStore
 
 /// The list screen's decisions, as a value: how each store update, saving state, notice and
 /// refused intent changes what the list shows.

@@ -1,7 +1,7 @@
 import MVCDelegates
-public import MVCModel
+public import MVCElements
+public import MVCListStore
 public import MVCObservation
-public import MVCStore
 public import MVCTracing
 
 /// Presents a list of elements and opens editors on them, following the store's fine-grained

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// What the list of elements shows: the rows, the Undo and Redo commands, and the last error.
 public struct ElementListViewState<Element: ListElement>: Equatable, Sendable {

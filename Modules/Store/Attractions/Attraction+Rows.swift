@@ -1,3 +1,4 @@
+public import MVCListStore
 public import MVCModel
 
 /// Attractions can be kept in a database table (SQLite's or PostgreSQL's): a row per attraction,

@@ -1,3 +1,4 @@
+import MVCListStore
 import MVCModel
 
 // Tuning, kept out of the store's own file: the attractions store's edits, compiled once more for

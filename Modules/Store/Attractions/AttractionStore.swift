@@ -1,3 +1,4 @@
+public import MVCListStore
 public import MVCModel
 
 /// The store of the attractions sample: the generic list store, holding attractions.

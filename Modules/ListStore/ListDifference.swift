@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// The edits that turn one list into another, for publishing a merge as ordinary fine-grained
 /// changes.

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 public import MVCObservation
 
 /// One fine-grained change to a list, carrying the values it is about, so that a list screen

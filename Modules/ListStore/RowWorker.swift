@@ -1,4 +1,4 @@
-import MVCModel
+import MVCElements
 package import MVCObservation
 package import MVCTracing
 

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// The one rule for an element two processes changed from one base: every adapter asks it, for a
 /// whole document (``ListMerge``) or for one row inside a database's write transaction.

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// A list of elements as a value: applies edits and reports what changed, with the values.
 ///

@@ -1,6 +1,7 @@
 import Foundation
+public import MVCDocumentStore
+import MVCElements
 public import MVCModel
-import MVCStore
 
 extension Attraction: DocumentListElement {
     /// The attractions file format: ``FileFormat/attractions``.

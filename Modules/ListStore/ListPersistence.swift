@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 public import MVCObservation
 
 /// Where a ``ListStore`` keeps its list: the one thing the store knows about persistence.

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// Why a store refused an edit; the list is unchanged when it throws.
 public enum ListStoreError<Element: ListElement>: Error, Sendable, Equatable,

@@ -1,17 +1,17 @@
 import Dispatch
 public import Foundation
-public import MVCModel
+public import MVCElements
 
 /// An element a list store can keep as a row of a database table (SQLite's or PostgreSQL's):
 /// one row per element, keyed by its id as text, one column per field of
-/// ``/MVCModel/ListElement/fields`` (a new field's column is added at the next opening), holding
+/// ``/MVCElements/ListElement/fields`` (a new field's column is added at the next opening), holding
 /// the value an editor shows, read back with the field's parse.
 ///
 /// An id that is `LosslessStringConvertible` or a `UUID` needs nothing more; any other id says
 /// how it is written as text and read back. Every database adapter asks this one protocol.
 public protocol RowListElement: ListElement {
     /// What the database records it holds (`meta.kind`), and opening checks: a database of another
-    /// kind is refused. Its identity, not its wording: by default ``/MVCModel/ListElement/pluralNoun``,
+    /// kind is refused. Its identity, not its wording: by default ``/MVCElements/ListElement/pluralNoun``,
     /// but a type whose nouns may be reworded sets it once and keeps it, or rewording orphans
     /// every database it made.
     static var databaseKind: String { get }
@@ -22,7 +22,7 @@ public protocol RowListElement: ListElement {
 }
 
 extension RowListElement {
-    /// ``/MVCModel/ListElement/pluralNoun``.
+    /// ``/MVCElements/ListElement/pluralNoun``.
     public static var databaseKind: String { pluralNoun }
 }
 

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 public import MVCObservation
 public import MVCTracing
 
@@ -16,7 +16,7 @@ public import MVCTracing
 ///
 /// It keeps the list through a port, ``ListPersistence``, whose adapters each open a store
 /// (`open(at:)`, `openDatabase(at:)`, `openTable(at:)`) and hand its ``ListInbox`` what arrives
-/// from elsewhere. It knows no element type, only ``/MVCModel/ListElement``'s declarations.
+/// from elsewhere. It knows no element type, only ``/MVCElements/ListElement``'s declarations.
 @MainActor
 public final class ListStore<Element: ListElement> {
     /// The update of each edit, undo, redo and merge, once the list and history changed: a feed

@@ -1,4 +1,4 @@
-package import MVCModel
+package import MVCElements
 
 /// One row another program changed, as a look found it.
 package struct ChangedRow<Element: ListElement>: Sendable {

@@ -1,4 +1,4 @@
-import MVCModel
+import MVCElements
 
 /// Undo and redo: each edit is taken back by id, and one another process overwrote since is
 /// refused rather than undone over its edit.

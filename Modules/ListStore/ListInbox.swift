@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// Where a ``ListPersistence`` hands what arrives from elsewhere: the port's other direction.
 ///

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 public import MVCObservation
 
 /// What a ``ListStore`` publishes for each change: the change, with its values, and the labels

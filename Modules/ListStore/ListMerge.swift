@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// Merges two versions of a list that grew apart from one base.
 ///

@@ -1,4 +1,4 @@
-public import MVCModel
+public import MVCElements
 
 /// One undoable edit of a list, holding everything needed to apply it and to reverse it.
 ///

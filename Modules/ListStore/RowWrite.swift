@@ -1,4 +1,4 @@
-package import MVCModel
+package import MVCElements
 
 /// One edit on its way to a database, with the element's neighbours in this process's list
 /// after it (`nil` at an end), which say where it goes.
