@@ -12,8 +12,10 @@ import MVCListStore
 /// after locking, the file at the path is compared with the locked one (device and inode), and the
 /// lock is taken again when they differ.
 ///
-/// The document's folder is locked as well, where the file system allows it (see `FolderLock`): a
-/// lock no deletion can take away.
+/// The document's folder is locked as well, where the file system allows it: a lock no deletion
+/// can take away, since no program deletes a folder that holds the store. Where the folder cannot
+/// be opened or locked (`flock` on NFS needs a file open for writing), the lock file alone guards
+/// the save. Only this module takes these locks: an SQLite database is guarded by SQLite's own.
 ///
 /// `flock` locks are released by the system when the process ends, however it ends, so a killed
 /// process never leaves the document locked. A process that holds the lock but is stopped (Ctrl-Z,
@@ -24,20 +26,24 @@ import MVCListStore
 /// that shares the document can lock it.
 enum FileLock {
     /// How long a save waits for another process to release the lock.
-    static let patience = FolderLock.patience
+    ///
+    /// A save holds it for one write and rename, milliseconds, so 10 s is a stuck process:
+    /// longer than an SQLite edit's busy wait, since a document's save is the whole list.
+    static let patience: Duration = .seconds(10)
 
     /// The lock, held.
     ///
     /// A save confirms with it, just before it replaces the document, that the lock file it
     /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
     final class Held {
-        private var descriptor: Int32
-        /// The document's folder, locked too where the file system allows it (see `FolderLock`).
+        private var descriptor: Int32 = -1
+        /// The document's folder, open and locked too where the file system allows it; -1 where
+        /// not.
         ///
         /// Under a program that deletes lock files in a loop, saves that relied on the lock file
         /// alone kept finding it gone and gave up. Earlier versions lock only the lock file, so it
         /// is taken too.
-        private var folderLock: FolderLock?
+        private var folderDescriptor: Int32 = -1
         private let lockPath: String
         private let documentPath: String
         private let shownPath: String
@@ -55,10 +61,8 @@ enum FileLock {
             self.documentPath = documentPath
             self.shownPath = shownPath
             self.deadline = deadline
-            descriptor = -1
-            folderLock = try FolderLock.lock(folderOf: documentPath, until: deadline) {
-                .unwritable(path: shownPath, reason: $0 + "; nothing was written")
-            }
+            folderDescriptor = try FileLock.lockFolder(
+                of: documentPath, until: deadline, reportedAs: shownPath)
             do throws(PersistenceError) {
                 descriptor = try lockFileAtPath()
             } catch {
@@ -74,8 +78,15 @@ enum FileLock {
                 let candidate = try FileLock.openLockFile(
                     lockPath, sharingWith: documentPath, reportedAs: shownPath)
                 do throws(PersistenceError) {
-                    try FileLock.waitForLock(
-                        candidate, at: lockPath, until: deadline, reportedAs: shownPath)
+                    guard
+                        try FileLock.waitForLock(
+                            candidate, named: "the lock \(lockPath)", until: deadline,
+                            reportedAs: shownPath)
+                    else {
+                        throw .unwritable(
+                            path: shownPath,
+                            reason: "cannot lock \(lockPath): \(AtomicFile.lastError())")
+                    }
                 } catch {
                     close(candidate)
                     throw error
@@ -109,17 +120,11 @@ enum FileLock {
             return true
         }
 
-        private func releaseLockFile() {
-            guard descriptor >= 0 else { return }
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
-            descriptor = -1
-        }
+        private func releaseLockFile() { FileLock.unlock(&descriptor) }
 
         fileprivate func release() {
-            releaseLockFile()
-            folderLock?.release()
-            folderLock = nil
+            FileLock.unlock(&descriptor)
+            FileLock.unlock(&folderDescriptor)
         }
     }
 
@@ -222,25 +227,55 @@ enum FileLock {
         }
     }
 
-    /// Waits, polling, until `descriptor` is locked or `deadline` passes.
-    fileprivate static func waitForLock(
-        _ descriptor: Int32, at lockPath: String, until deadline: ContinuousClock.Instant,
+    /// Opens and locks the folder that holds the document, waiting until `deadline` for another
+    /// process to let go of it; -1 where the folder cannot be opened or locked.
+    fileprivate static func lockFolder(
+        of documentPath: String, until deadline: ContinuousClock.Instant,
         reportedAs shownPath: String
-    ) throws(PersistenceError) {
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .unwritable(
-                    path: shownPath, reason: "cannot lock \(lockPath): \(AtomicFile.lastError())")
+    ) throws(PersistenceError) -> Int32 {
+        let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
+        let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard handle >= 0 else { return -1 }
+        do throws(PersistenceError) {
+            let named = "the lock on the folder \(folder)"
+            guard try waitForLock(handle, named: named, until: deadline, reportedAs: shownPath)
+            else {
+                close(handle)
+                return -1
             }
+        } catch {
+            close(handle)
+            throw error
+        }
+        return handle
+    }
+
+    /// Waits, polling, until `descriptor` is locked (true), the file system refuses to lock it
+    /// (false), or `deadline` passes (thrown, naming the lock held).
+    fileprivate static func waitForLock(
+        _ descriptor: Int32, named name: String, until deadline: ContinuousClock.Instant,
+        reportedAs shownPath: String
+    ) throws(PersistenceError) -> Bool {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return false }
             guard ContinuousClock.now < deadline else {
                 throw .unwritable(
                     path: shownPath,
                     reason:
-                        "another process has held the lock \(lockPath) for over \(patience) (is it stopped?); nothing was written"
+                        "another process has held \(name) for over \(patience) (is it stopped?); nothing was written"
                 )
             }
-            usleep(5_000)
+            usleep(2_000)
         }
+        return true
+    }
+
+    /// Lets go of a lock held as `descriptor`, and closes it.
+    fileprivate static func unlock(_ descriptor: inout Int32) {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
     }
 
     /// Whether the file open as `descriptor` is the one at `path` now.

@@ -53,7 +53,7 @@ public struct Attraction: ListElement, Codable {
     /// Free-form notes; may be empty.
     public var notes: String
 
-    /// Creates an attraction; see ``ElementDraft`` for creating one from user input.
+    /// Creates an attraction; see ``/MVCElements/ElementDraft`` for creating one from user input.
     ///
     /// - Parameters:
     ///   - id: Its identity; a new one by default.

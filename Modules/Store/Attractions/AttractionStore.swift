@@ -3,7 +3,7 @@ public import MVCModel
 
 /// The store of the attractions sample: the generic list store, holding attractions.
 ///
-/// Everything it does comes from ``ListStore``; what is particular to attractions (the fields,
+/// Everything it does comes from ``/MVCListStore/ListStore``; what is particular to attractions (the fields,
 /// the rules, the file format) is declared by `Attraction` itself and by
 /// `FileFormat.attractions`.
 public typealias AttractionStore = ListStore<Attraction>
