@@ -106,7 +106,7 @@ public final class FileChangeWatcher {
 
 #if os(Linux)
     /// Reads the events waiting on an inotify descriptor.
-    enum InotifyEvents {
+    package enum InotifyEvents {
         /// The names of the files in the events waiting now (the descriptor is non-blocking).
         static func readAll(from descriptor: Int32) -> [String] {
             var names: [String] = []
@@ -121,13 +121,16 @@ public final class FileChangeWatcher {
         }
 
         /// The names in a buffer of `struct inotify_event`s: a 16-byte header (watch, mask,
-        /// cookie, length of the name), then the name, padded with zero bytes.
-        static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+        /// cookie, length of the name, each 32 bits in the machine's byte order), then the name,
+        /// padded with zero bytes.
+        package static func names(in bytes: ArraySlice<UInt8>) -> [String] {
             var names: [String] = []
             var offset = bytes.startIndex
             while offset + 16 <= bytes.endIndex {
-                let lengthBytes = bytes[(offset + 12)..<(offset + 16)]
-                let length = lengthBytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+                let length = Int(
+                    bytes[(offset + 12)..<(offset + 16)].withUnsafeBytes {
+                        $0.loadUnaligned(as: UInt32.self)
+                    })
                 let nameStart = offset + 16
                 let nameEnd = min(nameStart + length, bytes.endIndex)
                 let name = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
