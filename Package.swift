@@ -110,9 +110,7 @@ let package = Package(
 
         .target(
             name: "MVCStore",
-            dependencies: [
-                "MVCListStore", "MVCElements", "MVCModel", "MVCObservation", "MVCTracing",
-            ],
+            dependencies: ["MVCListStore", "MVCModel", "MVCObservation", "MVCTracing"],
             path: "Modules/Store",
             swiftSettings: strictSettings
         ),
@@ -120,7 +118,6 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "MVCStore", "MVCListStore", "MVCElements", "MVCModel", "MVCObservation",
-                "MVCTracing",
                 "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -129,17 +126,15 @@ let package = Package(
         // a change log. Not a product.
         .target(
             name: "TestSupport",
-            dependencies: [
-                "MVCStore", "MVCListStore", "MVCElements", "MVCModel", "MVCObservation",
-            ],
+            dependencies: ["MVCStore", "MVCListStore", "MVCModel", "MVCObservation"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "other-process",
             dependencies: [
-                "MVCStore", "MVCListStore", "MVCElements", "MVCSQLiteStore", "MVCPostgresStore",
-                "MVCModel", "MVCDocumentStore", "AttractionsStorage",
+                "MVCStore", "MVCListStore", "MVCSQLiteStore", "MVCPostgresStore", "MVCModel",
+                "MVCDocumentStore", "AttractionsStorage",
             ],
             path: "Tests/OtherProcess",
             swiftSettings: strictSettings
@@ -156,9 +151,8 @@ let package = Package(
         .testTarget(
             name: "DelegatesTests",
             dependencies: [
-                "MVCDelegates", "MVCStore", "MVCListStore", "MVCElements", "MVCModel",
-                "MVCObservation",
-                "MVCDocumentStore", "MVCTracing", "AttractionsStorage",
+                "MVCDelegates", "MVCStore", "MVCListStore", "MVCModel", "MVCObservation",
+                "MVCDocumentStore", "MVCTracing",
             ],
             swiftSettings: strictSettings
         ),
@@ -301,10 +295,10 @@ let package = Package(
             path: "Samples/Support",
             swiftSettings: strictSettings
         ),
-        // The attractions in the machine room: the sample's JSON file format.
+        // The attractions in the machine room: their JSON file format, and their database rows.
         .target(
             name: "AttractionsStorage",
-            dependencies: ["MVCModel", "MVCElements", "MVCDocumentStore"],
+            dependencies: ["MVCModel", "MVCElements", "MVCListStore", "MVCDocumentStore"],
             path: "Samples/AttractionsStorage",
             swiftSettings: strictSettings
         ),

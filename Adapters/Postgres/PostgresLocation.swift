@@ -4,7 +4,7 @@ public import MVCListStore
 /// Where a list is kept on a PostgreSQL server: the connection settings and the table.
 ///
 /// Written as a `postgres://` (or `postgresql://`) URL, with the table after a `#`:
-/// `postgres://alice@db.example.com/trips#attractions`. The URL goes to libpq as it is, so its
+/// `postgres://alice@db.example.com/trips#books`. The URL goes to libpq as it is, so its
 /// other sources fill in what it leaves out: the `PG*` variables, `.pgpass` for the password,
 /// `sslmode` and the rest as query parameters. ``description`` never shows a password.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
@@ -30,7 +30,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: `PersistenceError.unreadable` naming what is wrong: not such a URL, or a table
     ///   name that is not a lowercase identifier of at most ``maximumTableLength`` characters.
-    public init(_ text: String, defaultTable: String = "attractions") throws(PersistenceError) {
+    public init(_ text: String, defaultTable: String = "list") throws(PersistenceError) {
         let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let settings = String(parts[0])
         let table = parts.count > 1 ? String(parts[1]) : defaultTable

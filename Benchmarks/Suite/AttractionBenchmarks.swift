@@ -13,7 +13,7 @@ import MVCStore
 @MainActor
 enum AttractionBenchmarks {
     static func run(scale: Int, stopwatch: Stopwatch) async {
-        print("\nMVCStore and the Attractions presenters")
+        print("\nMVCListStore (a ListStore of attractions) and the Attractions presenters")
         storeOperations(scale: scale, stopwatch: stopwatch)
         await saveAndLoad(stopwatch: stopwatch)
         await burstOfEdits()

@@ -2,9 +2,16 @@
 /// copy, check, store, show and edit the field without knowing its type.
 ///
 /// ```swift
-/// static let fields: [ElementField<Attraction>] = [
-///     ElementField("name", \.name, rule: AttractionRules.nameProblems),
-///     ElementField("notes", \.notes, listed: true, rule: AttractionRules.notesProblems),
+/// static let fields: [ElementField<Book>] = [
+///     ElementField(
+///         "title", \.title, rule: { $0.isEmpty ? [FieldProblem("a book needs a title")] : [] }),
+///     ElementField(
+///         "pages", \.pages,
+///         parse: { text in
+///             Int(text).map { .success($0) }
+///                 ?? .failure(FieldProblem("“\(text)” is not a number"))
+///         },
+///         listed: true),
 /// ]
 /// ```
 ///

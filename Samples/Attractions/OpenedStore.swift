@@ -51,7 +51,12 @@ struct OpenedStore {
     /// without its password.
     static func shown(_ url: URL) -> String {
         guard Format(of: url) == .server else { return url.path }
-        return (try? PostgresLocation(url.absoluteString).description) ?? "the server"
+        return (try? location(url).description) ?? "the server"
+    }
+
+    /// The server's table `url` names: `attractions` if the URL names none.
+    static func location(_ url: URL) throws(PersistenceError) -> PostgresLocation {
+        try PostgresLocation(url.absoluteString, defaultTable: "attractions")
     }
 
     let store: AttractionStore
@@ -94,7 +99,7 @@ struct OpenedStore {
             return OpenedStore(store: store, format: .document, writePending: flush, close: close)
         case .server:
             let (store, persistence) = try await AttractionStore.openTable(
-                at: PostgresLocation(url.absoluteString), tracer: tracer)
+                at: location(url), tracer: tracer)
             return OpenedStore(
                 store: store, format: .server,
                 writePending: { await failure(of: persistence.flush) },
@@ -201,7 +206,7 @@ struct OpenedStore {
             attractions = try await SQLiteListFile<Attraction>.read(from: source)
         case .server:
             attractions = try await PostgresListTable<Attraction>.read(
-                from: PostgresLocation(source.absoluteString))
+                from: location(source))
         }
         switch Format(of: target) {
         case .document:
@@ -210,7 +215,7 @@ struct OpenedStore {
             try await SQLiteListFile<Attraction>.write(attractions, to: target)
         case .server:
             try await PostgresListTable<Attraction>.write(
-                attractions, to: PostgresLocation(target.absoluteString))
+                attractions, to: location(target))
         }
         return attractions.count
     }

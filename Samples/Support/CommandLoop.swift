@@ -50,7 +50,7 @@ public struct CommandLoop {
         for await rawLine in lines {
             // Ending by a signal: no more commands, and no return that would race its clean-up.
             if ExitSignals.isEnding { await ExitSignals.waitForTheEnd() }
-            let line = rawLine.trimmingWhitespace()
+            let line = rawLine.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") {
                 showPrompt()
                 continue
@@ -113,7 +113,7 @@ public struct CommandLoop {
 
 extension String {
     /// The string without leading and trailing spaces and tabs (and a carriage return).
-    public func trimmingWhitespace() -> String {
+    public func trimmingBlanks() -> String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = firstIndex(where: { !isBlank($0) }),
             let last = lastIndex(where: { !isBlank($0) })
@@ -123,10 +123,10 @@ extension String {
 
     /// Splits a command line into its first word and the rest of the line (trimmed, maybe empty).
     public func splitCommand() -> (word: String, argument: String) {
-        let trimmed = trimmingWhitespace()
+        let trimmed = trimmingBlanks()
         guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
             return (trimmed, "")
         }
-        return (String(trimmed[..<space]), String(trimmed[space...]).trimmingWhitespace())
+        return (String(trimmed[..<space]), String(trimmed[space...]).trimmingBlanks())
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import MVCAvatarServiceLive
 import MVCDocumentStore
+import MVCModel
 import MVCStore
 import TestSupport
 import Testing
-import MVCModel
 
 #if canImport(Glibc)
     import Glibc

@@ -50,14 +50,14 @@ struct LayeringCheckTests {
     private func module(
         _ name: String,
         declares: Set<String> = [],
-        imports: [String] = [],
+        imports: [String]? = nil,
         isTest: Bool = false
     ) -> ModuleFacts {
         ModuleFacts(
             name: name,
             isTest: isTest,
             declaredDependencies: declares,
-            imports: imports.map {
+            imports: (imports ?? declares.sorted()).map {
                 ModuleFacts.Import(module: $0, file: "Modules/\(name)/File.swift")
             }
         )
@@ -72,7 +72,8 @@ struct LayeringCheckTests {
             imports: [.init(module: "MVCObservation", file: "Modules/Model/A.swift")]
         ),
         ModuleFacts(
-            name: "MVCPresenter", isTest: false, declaredDependencies: ["MVCModel"], imports: []),
+            name: "MVCPresenter", isTest: false, declaredDependencies: ["MVCModel"],
+            imports: [.init(module: "MVCModel", file: "Modules/Presenter/A.swift")]),
     ]
 
     @Test("a sound graph has no violations")
@@ -101,7 +102,8 @@ struct LayeringCheckTests {
     func undeclaredTransitiveImport() {
         let modules = [
             sound[0], sound[1],
-            module("MVCPresenter", declares: ["MVCModel"], imports: ["MVCObservation"]),
+            module(
+                "MVCPresenter", declares: ["MVCModel"], imports: ["MVCModel", "MVCObservation"]),
         ]
 
         let violations = LayeringCheck.violations(in: modules, rules: LayerRules.table)
@@ -169,6 +171,18 @@ struct LayeringCheckTests {
         ]
 
         #expect(LayeringCheck.violations(in: modules, rules: LayerRules.table) == [])
+    }
+
+    @Test("a library that declares a dependency none of its files imports is caught")
+    func unusedDependency() {
+        let modules = [
+            sound[0], sound[1], module("MVCListStore", declares: ["MVCObservation"], imports: []),
+        ]
+
+        #expect(
+            LayeringCheck.violations(in: modules, rules: LayerRules.table).map(\.description) == [
+                "MVCListStore depends on MVCObservation, which none of its files imports; drop it (an importer of MVCListStore links it)"
+            ])
     }
 
     @Test("a list's adapter that links a sample's domain is caught")

@@ -5,7 +5,8 @@ import Testing
 struct DocumentationTests {
     private static let root = PackageReader.packageRoot
     private static let modules = [
-        "MVCTracing", "MVCObservation", "MVCElements", "MVCModel", "MVCListStore", "MVCDocumentStore",
+        "MVCTracing", "MVCObservation", "MVCElements", "MVCModel", "MVCListStore",
+        "MVCDocumentStore",
         "MVCStore",
         "MVCSQLiteStore", "MVCPostgresStore", "MVCAvatarServiceLive",
         "MVCDelegates",

@@ -57,7 +57,10 @@ enum LayerRules {
         "MVCPresenterTesting": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "MVCObservationBridge": .layer(mayImport: ["MVCPresenter", "MVCObservation"]),
         "SampleSupport": .composition,
-        "AttractionsStorage": .composition,
+        // The attractions sample's storage: its file format and its rows, for every adapter.
+        "AttractionsStorage": .adapter(mayImport: [
+            "MVCModel", "MVCElements", "MVCListStore", "MVCDocumentStore",
+        ]),
         "switches-essentials": .essentials,
         "avatars-essentials": .essentials,
         "attractions-essentials": .essentials,

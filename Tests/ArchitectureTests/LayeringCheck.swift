@@ -84,6 +84,15 @@ enum LayeringCheck {
                         )
                     )
                 }
+                let imported = Set(module.imports.map(\.module))
+                for dependency in module.declaredDependencies.sorted()
+                where !imported.contains(dependency) {
+                    found.append(
+                        Violation(
+                            description:
+                                "\(module.name) depends on \(dependency), which none of its files imports; drop it (an importer of \(module.name) links it)"
+                        ))
+                }
                 for file in module.singletonFiles {
                     found.append(
                         Violation(

@@ -13,12 +13,15 @@ let package = Package(
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
                 .product(name: "MVCElements", package: "MVCLayers"),
-                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCListStore", package: "MVCLayers"),
+                .product(name: "MVCDocumentStore", package: "MVCLayers"),
             ]
         ),
         .executableTarget(name: "PackingList", dependencies: ["PackingCore"]),
-        .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
+        .testTarget(
+            name: "PackingListTests",
+            dependencies: ["PackingCore", .product(name: "MVCListStore", package: "MVCLayers")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

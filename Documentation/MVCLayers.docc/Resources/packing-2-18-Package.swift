@@ -13,8 +13,8 @@ let package = Package(
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
                 .product(name: "MVCElements", package: "MVCLayers"),
-                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCListStore", package: "MVCLayers"),
+                .product(name: "MVCDocumentStore", package: "MVCLayers"),
             ]
         ),
         .executableTarget(
@@ -25,7 +25,10 @@ let package = Package(
                 .product(name: "MVCListStore", package: "MVCLayers"),
             ]
         ),
-        .testTarget(name: "PackingListTests", dependencies: ["PackingCore"]),
+        .testTarget(
+            name: "PackingListTests",
+            dependencies: ["PackingCore", .product(name: "MVCListStore", package: "MVCLayers")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

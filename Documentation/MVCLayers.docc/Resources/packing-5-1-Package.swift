@@ -13,8 +13,8 @@ let package = Package(
             dependencies: [
                 .product(name: "MVCObservation", package: "MVCLayers"),
                 .product(name: "MVCElements", package: "MVCLayers"),
-                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCListStore", package: "MVCLayers"),
+                .product(name: "MVCDocumentStore", package: "MVCLayers"),
                 .product(name: "MVCPresenter", package: "MVCLayers"),
                 .product(name: "MVCTracing", package: "MVCLayers"),
             ]
@@ -33,6 +33,7 @@ let package = Package(
             name: "PackingListTests",
             dependencies: [
                 "PackingCore",
+                .product(name: "MVCListStore", package: "MVCLayers"),
                 .product(name: "MVCPresenterTesting", package: "MVCLayers"),
             ]
         ),

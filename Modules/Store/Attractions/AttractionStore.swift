@@ -3,9 +3,9 @@ public import MVCModel
 
 /// The store of the attractions sample: the generic list store, holding attractions.
 ///
-/// Everything it does comes from ``/MVCListStore/ListStore``; what is particular to attractions (the fields,
-/// the rules, the file format) is declared by `Attraction` itself and by
-/// `FileFormat.attractions`.
+/// Everything it does comes from ``/MVCListStore/ListStore``; what is particular to attractions
+/// is declared by `Attraction` itself (the fields, the rules) and by the sample's storage
+/// (`FileFormat.attractions`, the rows' `databaseKind`: `Samples/AttractionsStorage`).
 public typealias AttractionStore = ListStore<Attraction>
 
 /// What an ``AttractionStore`` publishes for each change.

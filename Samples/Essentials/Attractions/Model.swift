@@ -5,7 +5,7 @@
 // `cancel`, so cancel is silently never delivered. Here both requirements are required with no
 // default: every delegate writes each, the editor calls each directly, a misspelt one does not
 // compile. Production does the same with more: Modules/Delegates/, Modules/Presenter/Attractions/
-// and Modules/ListStore/ (undo, merging, other programs' edits, file locks, links, permissions).
+// and Modules/ListStore/ (undo, merging, other programs' edits), Adapters/ (locks, links, modes).
 import Foundation
 
 struct Attraction: Codable, Equatable, Identifiable {
