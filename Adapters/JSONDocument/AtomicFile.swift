@@ -52,11 +52,9 @@ enum AtomicFile {
         }
     }
 
-    /// What identifies the file's current contents cheaply.
-    ///
-    /// The identity is the device, inode, size, and modification and status-change times; a
-    /// changed one means "read it and compare". It is a hint for the watcher only: a freed inode can be reused by a save of
-    /// the same size within one clock tick, so a save never trusts it and compares bytes instead.
+    /// What identifies the file's current contents cheaply (see `FileIdentity`): a hint for the
+    /// watcher only, since a freed inode can be reused by a save of the same size within one clock
+    /// tick, so a save never trusts it and compares bytes instead.
     static func identity(of url: URL) throws(PersistenceError) -> FileIdentity? {
         let path = try resolvedPath(url)
         var status = stat()
@@ -72,15 +70,13 @@ enum AtomicFile {
     /// Replaces the file at `url` with `data`, atomically and durably, creating its folder if needed.
     ///
     /// - Parameters:
-    ///   - steps: The file-system calls the replacement makes; the real ones unless a test
-    ///     records them to check every state a power cut could leave.
+    ///   - steps: The file-system calls the replacement makes (see `FileReplacementSteps`).
     ///   - confirmLock: Asked just before the rename whether the save's lock is still held (see
     ///     `FileLock.Held`); when it is not, nothing is replaced.
     ///   - wrote: Given the new file's identity once its bytes are on disk, before the rename (not
     ///     called if the system cannot say it).
-    /// - Returns: Whether the new file is known to be on disk: ``SaveDurability/unconfirmed(_:)``
-    ///   when it replaced the old one but the folder could not be flushed. That is a write that
-    ///   happened, not a failure: the file holds `data`.
+    /// - Returns: Whether the new file is known to be on disk (see ``SaveDurability``): an
+    ///   unconfirmed write happened, and the file holds `data`.
     /// - Throws: When the file still holds what it held before.
     @discardableResult
     static func write(
@@ -100,19 +96,17 @@ enum AtomicFile {
             )
         }
         let temporary = CompanionFiles(ofDocumentAt: target.path).temporaryPath()
+        let handle: Int32
         do throws(FileReplacementFailure) {
-            let handle: Int32
-            do throws(FileReplacementFailure) {
-                handle = try steps.createNew(temporary)
-            } catch {
-                throw FileReplacementFailure(
+            handle = try steps.createNew(temporary)
+        } catch {
+            throw .unwritable(
+                path: url.path,
+                reason:
                     "cannot create a temporary file in \(folder.path) to write the new version into: \(error.reason)"
-                )
-            }
-            var succeeded = false
-            defer {
-                if !succeeded { steps.remove(temporary) }
-            }
+            )
+        }
+        do throws(FileReplacementFailure) {
             do {
                 defer { steps.close(handle) }
                 try steps.copyPermissions(from: target.path, to: handle)
@@ -127,8 +121,8 @@ enum AtomicFile {
                 )
             }
             try steps.rename(temporary, to: target.path)
-            succeeded = true
         } catch {
+            steps.remove(temporary)
             throw .unwritable(path: url.path, reason: error.reason)
         }
         do throws(FileReplacementFailure) {
@@ -139,14 +133,13 @@ enum AtomicFile {
         }
     }
 
-    /// Removes the temporary files killed saves of the document at `url` left behind.
+    /// Removes the temporary files killed saves of the document at `target` left behind.
     ///
     /// A save locks its temporary file while it writes it, and the system lets go of the lock
     /// when the process ends however it ends: a file that can be locked is a leftover. One that
     /// cannot belongs to a save still running (one that lost the document's lock to a deleted lock
     /// file, say), and stays. Call it while holding the document's lock.
-    static func removeLeftovers(of url: URL) {
-        guard let target = try? resolvedPath(url) else { return }
+    static func removeLeftovers(ofDocumentAt target: String) {
         for leftover in CompanionFiles(ofDocumentAt: target).leftoverTemporaryFiles() {
             let handle = open(leftover, O_RDONLY | O_CLOEXEC)
             guard handle >= 0 else { continue }
@@ -182,14 +175,8 @@ enum AtomicFile {
             )
         }
         // The new folder's entry lives in its parent: flush the parent so the folder survives.
-        try syncFolder(parent, for: target)
-    }
-
-    /// Flushes a folder a write had to create into its parent; see
-    /// `POSIXReplacementSteps.syncFolder(_:)`.
-    private static func syncFolder(_ folder: URL, for target: URL) throws(PersistenceError) {
         do throws(FileReplacementFailure) {
-            try POSIXReplacementSteps().syncFolder(folder.path)
+            try POSIXReplacementSteps().syncFolder(parent.path)
         } catch {
             throw .unwritable(path: target.path, reason: error.reason)
         }
@@ -218,16 +205,14 @@ package struct FileIdentity: Equatable, Sendable {
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
         #if canImport(Darwin)
-            modifiedSeconds = status.st_mtimespec.tv_sec
-            modifiedNanoseconds = status.st_mtimespec.tv_nsec
-            changedSeconds = status.st_ctimespec.tv_sec
-            changedNanoseconds = status.st_ctimespec.tv_nsec
+            let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
         #else
-            modifiedSeconds = status.st_mtim.tv_sec
-            modifiedNanoseconds = status.st_mtim.tv_nsec
-            changedSeconds = status.st_ctim.tv_sec
-            changedNanoseconds = status.st_ctim.tv_nsec
+            let (modified, changed) = (status.st_mtim, status.st_ctim)
         #endif
+        modifiedSeconds = modified.tv_sec
+        modifiedNanoseconds = modified.tv_nsec
+        changedSeconds = changed.tv_sec
+        changedNanoseconds = changed.tv_nsec
     }
 
     /// Whether `other` is this file with the same contents as written: the same file, size and

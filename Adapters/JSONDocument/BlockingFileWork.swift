@@ -14,12 +14,8 @@ enum BlockingFileWork {
     static func run<Result: Sendable>(
         _ work: @escaping @Sendable () throws(PersistenceError) -> Result
     ) async throws(PersistenceError) -> Result {
-        let outcome = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Swift.Result<Result, PersistenceError>, Never>) in
-            queue.async {
-                continuation.resume(
-                    returning: Swift.Result { () throws(PersistenceError) in try work() })
-            }
+        let outcome = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Swift.Result(catching: work)) }
         }
         return try outcome.get()
     }

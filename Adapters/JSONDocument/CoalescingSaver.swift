@@ -10,20 +10,17 @@ public import MVCTracing
 /// The decisions are ``SaverState``'s (a pure state machine); this class only runs its effects:
 /// the timer, the writes off the main actor, the looks at the file, and publishing ``status``.
 ///
-/// **Several processes.** The saver keeps the snapshot of the file it last read or wrote. Each
-/// write is a locked read–check–write (see `DocumentFile.save(_:over:merge:)`): if another
-/// process saved since, the versions are merged with the `merge` function given at creation, and the merge is written. With
-/// ``watch(every:)`` the saver also looks at the file periodically. Either way, when the file turns
-/// out to hold changes this process has not seen, the owner's ``reconcile`` is called on the main
-/// actor to take them in (a store turns them into ordinary change events).
+/// **Several processes.** Each write merges what another process saved since the saver's
+/// snapshot, with the `merge` given at creation (see `DocumentFile.save(_:over:merge:)`), and
+/// ``watchForSaves(fallbackInterval:)`` or ``watch(every:)`` look at the file between writes.
+/// Changes this process has not seen go to the owner's ``reconcile``, on the main actor.
 ///
 /// Call ``flushAndLook()`` before the program exits.
 @MainActor
 public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
-    /// Takes the file's newer version in: given the version to merge against (the one both sides
-    /// last agreed on; the file's own for an older copy; `nil` for an unrelated version) and the
-    /// file's, plus sentences about conflicts, returns the owner's version after taking the file's
-    /// changes in (the owner's own unsaved changes kept).
+    /// Takes the file's newer version in: given the version to merge against (see
+    /// ``FileLineage``) and the file's, plus sentences about conflicts, returns the owner's
+    /// version after taking the file's changes in (its own unsaved changes kept).
     ///
     /// It is asynchronous so that the owner can merge and compare off the main actor (a long list
     /// takes a while) and apply the result in short steps; the saver waits for its answer, and
@@ -254,17 +251,14 @@ public final class CoalescingSaver<Document: Codable & Equatable & Sendable> {
         Task {
             do throws(PersistenceError) {
                 let result = try await file.check(against: base)
-                switch result {
-                case .changed:
-                    self.tracer.record(
-                        from: .disk, to: .persistence, "another process saved \(file.path)")
-                case .unchanged(_, reread: true):
-                    self.tracer.record(
-                        from: .disk, to: .persistence,
-                        "\(file.path) was touched, its contents are unchanged")
-                case .unchanged, .deleted:
-                    break
-                }
+                let seen: String? =
+                    switch result {
+                    case .changed: "another process saved \(file.path)"
+                    case .unchanged(_, reread: true):
+                        "\(file.path) was touched, its contents are unchanged"
+                    case .unchanged, .deleted: nil
+                    }
+                if let seen { self.tracer.record(from: .disk, to: .persistence, seen) }
                 // The version it replaces is let go off the main actor: freeing a long list's
                 // values one by one takes a while.
                 let replaced = self.state.base

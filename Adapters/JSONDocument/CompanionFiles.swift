@@ -8,7 +8,6 @@ import Foundation
 /// hash of the whole name added (`.<first bytes>~<hash>`): a document with any legal name can be
 /// saved, and two long names that begin alike do not share a lock.
 struct CompanionFiles {
-    /// The folder the document is in.
     let folder: URL
     /// The common beginning of the companion files' names.
     let stem: String
@@ -45,10 +44,8 @@ struct CompanionFiles {
         return folder.appending(path: "\(stem).\(random).tmp").path
     }
 
-    /// The temporary files killed saves left behind.
-    ///
-    /// Every file in the folder named like this document's temporary files. Only a process
-    /// holding the document's lock may remove them, since a save in progress holds the lock.
+    /// Every file in the folder named like this document's temporary files: those of killed
+    /// saves, and of a save still running (see `AtomicFile.removeLeftovers`).
     func leftoverTemporaryFiles() -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return []

@@ -1,21 +1,10 @@
 import Foundation
 public import MVCListStore
 
-/// Saving a document that several processes may have open.
-///
-/// Each process keeps the ``DocumentSnapshot`` it last read or wrote. A save locks the document
-/// (an advisory lock on a file beside it, see `FileLock`), reads the file, and compares its bytes
-/// with the snapshot's: equal, and the new version is written; different, and another process
-/// saved meanwhile, so the file's version is decoded and merged three ways (base: the snapshot,
-/// ours: the version being saved, theirs: the file) before the merge is written. Nothing another
-/// process saved is overwritten, and a file that cannot be decoded is never replaced.
-///
-/// The merge reads what the file lacks as deleted only when the file is a later version of the
-/// snapshot's (``FileLineage/later``). An older copy put back over it is not merged: this
-/// process's version is written over it, so nothing saved since the copy was made is lost. A
-/// version that did not come from the snapshot's (a copy edited elsewhere, another list) is
-/// merged as if there were no base, so that neither side's rows are read as deleted by the
-/// other. Either is told in a notice.
+/// Saving a document that several processes may have open: under the document's lock, a save
+/// compares the file with the ``DocumentSnapshot`` this process last read or wrote, and merges
+/// what another process saved since (see <doc:PersistenceInDepth>, "Several processes on one
+/// file").
 extension DocumentFile {
     /// Merges three versions of a document: what both sides started from (`nil` if there was no
     /// file), this process's version, and the file's.
@@ -28,7 +17,13 @@ extension DocumentFile {
     /// - Throws: ``/MVCListStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func readSnapshot() async throws(PersistenceError) -> DocumentSnapshot<Document> {
-        try await BlockingFileWork.run { () throws(PersistenceError) in try snapshotNow() }
+        try await BlockingFileWork.run { () throws(PersistenceError) in
+            let identity = try AtomicFile.identity(of: url)
+            guard let bytes = try AtomicFile.read(url) else { return .missing }
+            let (document, history) = try decodeWithHistory(bytes)
+            return DocumentSnapshot(
+                document: document, bytes: [UInt8](bytes), identity: identity, history: history)
+        }
     }
 
     /// Looks whether the file changed since `snapshot`.
@@ -83,57 +78,48 @@ extension DocumentFile {
     public func save(
         _ document: Document, over base: DocumentSnapshot<Document>, merge: @escaping Merge
     ) async throws(PersistenceError) -> SaveOutcome<Document> {
+        // Blocks its thread while it waits for the lock.
         try await BlockingFileWork.run { () throws(PersistenceError) in
-            try lockedSave(document, over: base, merge: merge)
-        }
-    }
-
-    /// The body of ``save(_:over:merge:)``; blocks its thread while it waits for the lock.
-    private func lockedSave(
-        _ document: Document, over base: DocumentSnapshot<Document>, merge: Merge
-    ) throws(PersistenceError) -> SaveOutcome<Document> {
-        try underLock { held, _ throws(PersistenceError) -> SaveOutcome<Document> in
-            let onDisk = try AtomicFile.read(url)
-            var merged: MergeResult<Document>?
-            var written = document
-            // What the written version came after: the file it replaces, and what this process
-            // knows.
-            var replaced = base.history
-            if let onDisk, !base.holds(onDisk) {
-                let theirs = try decodeWithHistory(onDisk)
-                let lineage = base.lineage(of: theirs.history)
-                var result = merge(
-                    lineage.mergeBase(last: base.document, file: theirs.document), document,
-                    theirs.document)
-                result.notices = lineage.notices + result.notices
-                merged = result
-                written = result.document
-                replaced = theirs.history
+            try underLock { held, _ throws(PersistenceError) -> SaveOutcome<Document> in
+                let onDisk = try AtomicFile.read(url)
+                var merged: MergeResult<Document>?
+                var written = document
+                // What the written version came after: the file it replaces, and what this
+                // process knows.
+                var replaced = base.history
+                if let onDisk, !base.holds(onDisk) {
+                    let theirs = try decodeWithHistory(onDisk)
+                    let lineage = base.lineage(of: theirs.history)
+                    var result = merge(
+                        lineage.mergeBase(last: base.document, file: theirs.document), document,
+                        theirs.document)
+                    result.notices = lineage.notices + result.notices
+                    merged = result
+                    written = result.document
+                    replaced = theirs.history
+                }
+                let cameAfter = Self.cameAfter(replacing: replaced, knowing: base)
+                let history = cameAfter.savedAgain()
+                let bytes = try encode(written, history: history)
+                var wrote: FileIdentity?
+                let durability = try AtomicFile.write(
+                    bytes, to: url, steps: replacementSteps,
+                    confirmLock: { held.confirm { isUnchanged(since: onDisk) } },
+                    wrote: { wrote = $0 })
+                // Taken after the rename (which moves the status-change time), and trusted only if
+                // it is still the file this save wrote, as it wrote it: another program's write
+                // landing in between would otherwise be taken for this one's, and never read. Not
+                // trusted, the next check reads the file and compares.
+                let identity = (try? AtomicFile.identity(of: url)).flatMap {
+                    $0.size == Int64(bytes.count) && wrote?.isSameWrite(as: $0) == true ? $0 : nil
+                }
+                let snapshot = DocumentSnapshot(
+                    document: written, bytes: [UInt8](bytes), identity: identity,
+                    history: history, lineage: history.followed(by: cameAfter))
+                return SaveOutcome(
+                    snapshot: snapshot, merged: merged, durability: durability,
+                    recreatedDeletedFile: onDisk == nil && base.bytes != nil)
             }
-            let cameAfter = Self.cameAfter(replacing: replaced, knowing: base)
-            let history = cameAfter.savedAgain()
-            let bytes = try encode(written, history: history)
-            var wrote: FileIdentity?
-            let durability = try AtomicFile.write(
-                bytes, to: url, steps: replacementSteps,
-                confirmLock: { held.confirm { isUnchanged(since: onDisk) } },
-                wrote: { wrote = $0 })
-            // Taken after the rename (which moves the status-change time), and trusted only if it
-            // is still the file this save wrote, as it wrote it: another program's write landing
-            // in between would otherwise be taken for this one's, and never read. Not trusted,
-            // the next check reads the file and compares.
-            var identity = try? AtomicFile.identity(of: url)
-            if let now = identity,
-                now.size != Int64(bytes.count) || wrote?.isSameWrite(as: now) != true
-            {
-                identity = nil
-            }
-            let snapshot = DocumentSnapshot(
-                document: written, bytes: [UInt8](bytes), identity: identity, history: history,
-                lineage: history.followed(by: cameAfter, limit: SaveHistory.lineageLimit))
-            return SaveOutcome(
-                snapshot: snapshot, merged: merged, durability: durability,
-                recreatedDeletedFile: onDisk == nil && base.bytes != nil)
         }
     }
 
@@ -148,25 +134,11 @@ extension DocumentFile {
         let newest = SaveHistory([replaced.newest, base.lineage.newest].compactMap { $0 })
         let oursFirst = base.lineage.newest.map { !replaced.saves.contains($0) } ?? false
         let (first, then) = oursFirst ? (base.lineage, replaced) : (replaced, base.lineage)
-        return newest.followed(by: first, limit: SaveHistory.lineageLimit)
-            .followed(by: then, limit: SaveHistory.lineageLimit)
+        return newest.followed(by: first).followed(by: then)
     }
 
     /// Whether the file still holds `bytes` (`nil`: there is still no file).
     private func isUnchanged(since bytes: Data?) -> Bool {
-        do throws(PersistenceError) {
-            return try AtomicFile.read(url) == bytes
-        } catch {
-            return false
-        }
-    }
-
-    /// The file's snapshot, read now.
-    private func snapshotNow() throws(PersistenceError) -> DocumentSnapshot<Document> {
-        let identity = try AtomicFile.identity(of: url)
-        guard let bytes = try AtomicFile.read(url) else { return .missing }
-        let (document, history) = try decodeWithHistory(bytes)
-        return DocumentSnapshot(
-            document: document, bytes: [UInt8](bytes), identity: identity, history: history)
+        Result { () throws(PersistenceError) in try AtomicFile.read(url) } == .success(bytes)
     }
 }

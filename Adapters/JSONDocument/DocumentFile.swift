@@ -13,15 +13,12 @@ public import MVCListStore
 /// - A save writes a temporary file beside the target, flushes it to disk, renames it over the
 ///   target and flushes the folder (see `AtomicFile`): after a crash the file holds the old
 ///   document or the new one, never a mix.
-/// - Each save names itself: the file holds `{"document": ..., "formatVersion": N, "saves":
-///   [...]}`, where `saves` is a random id for the save that wrote it, then those of the saves
-///   its version came after (see ``SaveHistory``). A file without `saves` (written before them)
-///   still loads.
+/// - Each save names itself and the saves its version came after (see ``SaveHistory``; the file's
+///   layout is ``FileFormat``'s). A file written before saves were named still loads.
 ///
 /// Loading and saving run off the caller's actor (`@concurrent`): encoding a large document does
 /// not block the main actor. The calls that block their thread (reading, writing, `fsync`,
-/// waiting for another process's lock) run on threads of their own (`BlockingFileWork`), never
-/// on the cooperative pool, whose few threads every task shares.
+/// waiting for another process's lock) never run on the cooperative pool (see `BlockingFileWork`).
 public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// Where the document lives.
     public let url: URL
@@ -46,15 +43,12 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     /// - Throws: ``/MVCListStore/PersistenceError``; the file is left untouched.
     @concurrent
     public func load() async throws(PersistenceError) -> Document? {
-        guard let data = try await BlockingFileWork.run(read) else { return nil }
-        return try decode(data)
+        try await BlockingFileWork.run { () throws(PersistenceError) in try AtomicFile.read(url) }
+            .map(decode)
     }
 
     /// Writes `document` in the current format, atomically and durably, over whatever the file
-    /// holds.
-    ///
-    /// The new file names the saves the file it replaces named, after its own, if that file can
-    /// be read.
+    /// holds; after its own save, it names those of the file it replaces, if that can be read.
     ///
     /// The save holds the document's lock (see ``save(_:over:merge:)``), so it never interleaves
     /// with another process's save, and removes the temporary files a killed save left behind.
@@ -66,7 +60,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     public func overwrite(with document: Document) async throws(PersistenceError) -> SaveDurability
     {
         try await BlockingFileWork.run { () throws(PersistenceError) in
-            try write(document, replacing: true)
+            try overwrite(with: document, steps: POSIXReplacementSteps())
         }
     }
 
@@ -80,8 +74,8 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
     ///   there (it is left as it is), or the file cannot be written.
     @concurrent
     public func create(_ document: Document) async throws(PersistenceError) {
-        _ = try await BlockingFileWork.run { () throws(PersistenceError) in
-            try write(document, replacing: false)
+        try await BlockingFileWork.run { () throws(PersistenceError) in
+            try create(document, steps: POSIXReplacementSteps())
         }
     }
 
@@ -92,11 +86,19 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         _ = try write(document, replacing: false, steps: steps)
     }
 
+    /// Writes `document` as ``overwrite(with:)`` does, through `steps` instead of the real
+    /// file-system calls, so a test can record them and check every state a power cut could leave.
+    @discardableResult
+    package func overwrite(with document: Document, steps: any FileReplacementSteps)
+        throws(PersistenceError) -> SaveDurability
+    {
+        try write(document, replacing: true, steps: steps)
+    }
+
     /// Writes `document` under the document's lock; unless `replacing`, only where no file is.
-    private func write(
-        _ document: Document, replacing: Bool,
-        steps: any FileReplacementSteps = POSIXReplacementSteps()
-    ) throws(PersistenceError) -> SaveDurability {
+    private func write(_ document: Document, replacing: Bool, steps: any FileReplacementSteps)
+        throws(PersistenceError) -> SaveDurability
+    {
         try underLock { held, target throws(PersistenceError) in
             var status = stat()
             if !replacing, lstat(target, &status) == 0 {
@@ -128,25 +130,9 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             URL(fileURLWithPath: target).deletingLastPathComponent(), for: url)
         return try FileLock.withLock(forDocumentAt: target, reportedAs: path) {
             held throws(PersistenceError) in
-            AtomicFile.removeLeftovers(of: url)
+            AtomicFile.removeLeftovers(ofDocumentAt: target)
             return try body(held, target)
         }
-    }
-
-    /// Writes `document` through `steps` instead of the real file-system calls, so a test can
-    /// record them and check every state a power cut could leave.
-    @discardableResult
-    package func overwrite(with document: Document, steps: any FileReplacementSteps)
-        throws(PersistenceError) -> SaveDurability
-    {
-        try AtomicFile.write(
-            encode(document, history: SaveHistory().savedAgain()), to: url, steps: steps)
-    }
-
-    /// The file's bytes, or `nil` if there is none (blocks its thread).
-    @Sendable
-    private func read() throws(PersistenceError) -> Data? {
-        try AtomicFile.read(url)
     }
 
     /// The bytes a save writes: the envelope with the current version and `history`.
@@ -185,7 +171,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         } catch {
             throw .corrupt(
                 path: path,
-                reason: JSONSyntax.problem(in: data) ?? envelopeFieldProblem(in: data)
+                reason: JSONSyntax.problem(in: data) ?? fieldNameProblem(in: data, version: nil)
                     ?? Self.explain(error))
         }
         if envelope.formatVersion > format.currentVersion {
@@ -193,10 +179,7 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
                 path: path, found: envelope.formatVersion, supported: format.currentVersion)
         }
         let document: Document
-        if let names = format.fieldNames[envelope.formatVersion],
-            let problem = JSONSyntax.fieldNameProblem(
-                in: data, topLevel: Self.envelopeFields, document: names)
-        {
+        if let problem = fieldNameProblem(in: data, version: envelope.formatVersion) {
             throw .corrupt(path: path, reason: problem)
         }
         if envelope.formatVersion == format.currentVersion {
@@ -217,18 +200,16 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
         return (document, SaveHistory(envelope.saves))
     }
 
-    /// The envelope's own fields.
-    private static var envelopeFields: Set<String> {
-        ["formatVersion", "document", "saves"]
-    }
-
-    /// A field of the envelope that a save would lose, with its line and column, when the format
-    /// names its fields (so that the scan knows every name inside the document too).
-    private func envelopeFieldProblem(in data: Data) -> String? {
-        guard !format.fieldNames.isEmpty else { return nil }
-        let everyName = format.fieldNames.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    /// A field a save would lose, with its line and column, when the format names the fields of
+    /// `version`'s document; with no version, of every version's, so that the scan knows every
+    /// name inside the document (`nil` if the format names none).
+    private func fieldNameProblem(in data: Data, version: Int?) -> String? {
+        let names =
+            version.map { format.fieldNames[$0] }
+            ?? (format.fieldNames.isEmpty ? nil : Set(format.fieldNames.values.joined()))
+        guard let names else { return nil }
         return JSONSyntax.fieldNameProblem(
-            in: data, topLevel: Self.envelopeFields, document: everyName)
+            in: data, topLevel: ["formatVersion", "document", "saves"], document: names)
     }
 
     /// Converts an older version's document, handed to the format as the raw JSON of its field.
@@ -289,14 +270,12 @@ public struct DocumentFile<Document: Codable & Sendable>: Sendable {
             ? "the top level" : "the field " + components.joined().drop { $0 == "." }
     }
 
-    /// What a save writes.
     private struct Envelope: Encodable {
         var formatVersion: Int
         var document: Document
         var saves: [String]
     }
 
-    /// The envelope's saves alone.
     private struct SavesField: Decodable {
         var saves: [String]?
     }

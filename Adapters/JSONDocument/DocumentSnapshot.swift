@@ -40,7 +40,7 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
         self.history = history
         // The lineage's order is the caller's (the saves to keep in view first); the file's own
         // saves are part of it in any case.
-        self.lineage = lineage.followed(by: history, limit: SaveHistory.lineageLimit)
+        self.lineage = lineage.followed(by: history)
     }
 
     /// The snapshot of a file that does not exist (yet).
@@ -62,8 +62,7 @@ public struct DocumentSnapshot<Document: Sendable>: Sendable {
         DocumentSnapshot(
             document: document, bytes: bytes, identity: identity, history: history,
             lineage: first
-                ? lineage.followed(by: self.lineage, limit: SaveHistory.lineageLimit)
-                : self.lineage.followed(by: lineage, limit: SaveHistory.lineageLimit))
+                ? lineage.followed(by: self.lineage) : self.lineage.followed(by: lineage))
     }
 
     /// This snapshot with another identity, the same in every other way.

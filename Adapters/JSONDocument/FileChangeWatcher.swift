@@ -10,9 +10,6 @@ public import Foundation
 /// one that does not exist yet, is still seen; only changes to the named files are passed on.
 /// A notice means "look again", never what changed: a burst of writes may be one notice, or
 /// several.
-///
-/// Where the system has no such notices (a file system that does not send them, the per-user
-/// inotify limit reached), ``init(files:queue:onChange:)`` returns `nil`, and the caller polls.
 public final class FileChangeWatcher {
     private let sources: [any DispatchSourceProtocol]
 
@@ -22,7 +19,8 @@ public final class FileChangeWatcher {
     ///   - files: The files to watch; their folders are watched, and only their names passed on.
     ///   - queue: Where `onChange` is called.
     ///   - onChange: Called after each change; it means "look again", never what changed.
-    /// - Returns: `nil` if the system cannot watch them.
+    /// - Returns: `nil` if the system has no such notices (a file system that does not send
+    ///   them, the per-user inotify limit reached): the caller polls instead.
     public init?(
         files: [URL],
         queue: DispatchQueue = .global(qos: .userInitiated),

@@ -22,16 +22,9 @@ public struct FileFormat<Document: Codable & Sendable>: Sendable {
     /// keys that are data (a dictionary keyed by name).
     public let fieldNames: [Int: Set<String>]
 
-    /// Creates a format.
-    ///
-    /// - Parameters:
-    ///   - currentVersion: The version this program writes; at least 1.
-    ///   - migrate: Converts an older version's document JSON into a current document; throw for
-    ///     a version it cannot convert.
-    ///   - validate: Says what breaks the document's rules, if anything; a file that breaks them
-    ///     is refused untouched. Accepts everything by default.
-    ///   - fieldNames: Every field name each version's document uses, at any depth, by version,
-    ///     so that a file holding another is refused; none are checked by default.
+    /// Creates a format from the properties of the same names: `currentVersion` is at least 1,
+    /// `migrate` throws for a version it cannot convert, and by default `validate` accepts
+    /// everything and `fieldNames` checks nothing.
     public init(
         currentVersion: Int,
         migrate: @escaping @Sendable (_ fromVersion: Int, _ documentJSON: Data) throws -> Document,

@@ -21,9 +21,6 @@ import MVCListStore
 /// process never leaves the document locked. A process that holds the lock but is stopped (Ctrl-Z,
 /// a debugger) would block every other save: a save waits at most ``patience`` for the lock, then
 /// fails with a clear error and keeps its version pending, instead of hanging its program's exit.
-///
-/// A new lock file is readable by all and gets the document's group, so every member of a group
-/// that shares the document can lock it.
 enum FileLock {
     /// How long a save waits for another process to release the lock.
     ///
@@ -31,14 +28,11 @@ enum FileLock {
     /// longer than an SQLite edit's busy wait, since a document's save is the whole list.
     static let patience: Duration = .seconds(10)
 
-    /// The lock, held.
-    ///
-    /// A save confirms with it, just before it replaces the document, that the lock file it
-    /// holds is still the one at the lock's path (``confirm(unchangedMeanwhile:)``).
+    /// The lock, held; a save confirms it (``confirm(unchangedMeanwhile:)``) just before it
+    /// replaces the document.
     final class Held {
         private var descriptor: Int32 = -1
-        /// The document's folder, open and locked too where the file system allows it; -1 where
-        /// not.
+        /// The document's folder, locked too where it can be (see `FileLock`); -1 where not.
         ///
         /// Under a program that deletes lock files in a loop, saves that relied on the lock file
         /// alone kept finding it gone and gave up. Earlier versions lock only the lock file, so it
@@ -53,16 +47,14 @@ enum FileLock {
         private(set) var isLost = false
 
         /// Takes the lock, waiting until `deadline` for another process to let go of it.
-        fileprivate init(
-            lockPath: String, documentPath: String, shownPath: String,
-            deadline: ContinuousClock.Instant
-        ) throws(PersistenceError) {
-            self.lockPath = lockPath
+        fileprivate init(documentPath: String, shownPath: String, deadline: ContinuousClock.Instant)
+            throws(PersistenceError)
+        {
+            lockPath = CompanionFiles(ofDocumentAt: documentPath).lockPath
             self.documentPath = documentPath
             self.shownPath = shownPath
             self.deadline = deadline
-            folderDescriptor = try FileLock.lockFolder(
-                of: documentPath, until: deadline, reportedAs: shownPath)
+            folderDescriptor = try lockFolder()
             do throws(PersistenceError) {
                 descriptor = try lockFileAtPath()
             } catch {
@@ -75,14 +67,9 @@ enum FileLock {
         /// deleted or replaced while this process waited may be another process's lock no more.
         private func lockFileAtPath() throws(PersistenceError) -> Int32 {
             while true {
-                let candidate = try FileLock.openLockFile(
-                    lockPath, sharingWith: documentPath, reportedAs: shownPath)
+                var candidate = try openLockFile()
                 do throws(PersistenceError) {
-                    guard
-                        try FileLock.waitForLock(
-                            candidate, named: "the lock \(lockPath)", until: deadline,
-                            reportedAs: shownPath)
-                    else {
+                    guard try waitForLock(candidate, named: "the lock \(lockPath)") else {
                         throw .unwritable(
                             path: shownPath,
                             reason: "cannot lock \(lockPath): \(AtomicFile.lastError())")
@@ -91,9 +78,8 @@ enum FileLock {
                     close(candidate)
                     throw error
                 }
-                if FileLock.isFile(candidate, at: lockPath) { return candidate }
-                flock(candidate, LOCK_UN)
-                close(candidate)
+                if Self.isFile(candidate, at: lockPath) { return candidate }
+                Self.unlock(&candidate)
                 usleep(1_000)  // something is deleting lock files: do not spin against it
             }
         }
@@ -104,15 +90,10 @@ enum FileLock {
         /// `unchangedMeanwhile` is asked whether the document is still as this save read it (no
         /// other save got in); only then is the answer yes.
         func confirm(unchangedMeanwhile: () -> Bool) -> Bool {
-            while !FileLock.isFile(descriptor, at: lockPath) {
-                releaseLockFile()
-                do throws(PersistenceError) {
-                    descriptor = try lockFileAtPath()
-                } catch {
-                    isLost = true
-                    return false
-                }
-                guard unchangedMeanwhile() else {
+            while !Self.isFile(descriptor, at: lockPath) {
+                Self.unlock(&descriptor)
+                descriptor = (try? lockFileAtPath()) ?? -1
+                guard descriptor >= 0, unchangedMeanwhile() else {
                     isLost = true
                     return false
                 }
@@ -120,20 +101,17 @@ enum FileLock {
             return true
         }
 
-        private func releaseLockFile() { FileLock.unlock(&descriptor) }
-
         fileprivate func release() {
-            FileLock.unlock(&descriptor)
-            FileLock.unlock(&folderDescriptor)
+            Self.unlock(&descriptor)
+            Self.unlock(&folderDescriptor)
         }
     }
 
     /// Runs `body` while holding the lock for the document at `path` (links already followed).
     ///
-    /// If the lock file is deleted or replaced while it is held, another process may lock the new
-    /// one. `body` finds that out through ``Held/confirm(unchangedMeanwhile:)`` before it replaces
-    /// the document; if another save got in meanwhile, it throws, and `body` runs again under the
-    /// lock (reading what the other process saved), until ``patience`` runs out.
+    /// If another save got in while the lock file was gone (``Held/confirm(unchangedMeanwhile:)``
+    /// says so), `body` throws, and runs again under the lock, reading what the other process
+    /// saved, until ``patience`` runs out.
     ///
     /// This blocks its thread while it waits: call it from `BlockingFileWork`, never on the
     /// cooperative pool.
@@ -141,11 +119,9 @@ enum FileLock {
         forDocumentAt path: String, reportedAs shownPath: String,
         _ body: (Held) throws(PersistenceError) -> Result
     ) throws(PersistenceError) -> Result {
-        let lockPath = CompanionFiles(ofDocumentAt: path).lockPath
         let deadline = ContinuousClock.now.advanced(by: patience)
         while true {
-            let held = try Held(
-                lockPath: lockPath, documentPath: path, shownPath: shownPath, deadline: deadline)
+            let held = try Held(documentPath: path, shownPath: shownPath, deadline: deadline)
             defer { held.release() }
             do {
                 return try body(held)
@@ -154,16 +130,16 @@ enum FileLock {
             }
         }
     }
+}
 
+extension FileLock.Held {
     /// Opens the lock file, creating it readable by all and with the document's group.
     ///
     /// `flock` needs only a descriptor open for reading, so any user who may read the lock file
     /// can lock it: every member of a group that shares the document, even if the lock file was
     /// made before the document was shared. A lock file holds nothing, so reading it tells
     /// nothing.
-    fileprivate static func openLockFile(
-        _ lockPath: String, sharingWith documentPath: String, reportedAs shownPath: String
-    ) throws(PersistenceError) -> Int32 {
+    private func openLockFile() throws(PersistenceError) -> Int32 {
         var document = stat()
         let hasDocument = stat(documentPath, &document) == 0
         var attempts = 0
@@ -181,7 +157,7 @@ enum FileLock {
             // Never through a link: a link planted at the lock's name would have this user's file
             // widened below.
             var descriptor = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-            if descriptor >= 0 { share(descriptor, like: hasDocument ? document : nil) }
+            if descriptor >= 0 { Self.share(descriptor, like: hasDocument ? document : nil) }
             if descriptor < 0 && errno == EACCES {
                 // A lock file another user made: reading is enough for `flock`.
                 descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -229,40 +205,32 @@ enum FileLock {
 
     /// Opens and locks the folder that holds the document, waiting until `deadline` for another
     /// process to let go of it; -1 where the folder cannot be opened or locked.
-    fileprivate static func lockFolder(
-        of documentPath: String, until deadline: ContinuousClock.Instant,
-        reportedAs shownPath: String
-    ) throws(PersistenceError) -> Int32 {
+    private func lockFolder() throws(PersistenceError) -> Int32 {
         let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
         let handle = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard handle >= 0 else { return -1 }
         do throws(PersistenceError) {
-            let named = "the lock on the folder \(folder)"
-            guard try waitForLock(handle, named: named, until: deadline, reportedAs: shownPath)
-            else {
-                close(handle)
-                return -1
-            }
+            if try waitForLock(handle, named: "the lock on the folder \(folder)") { return handle }
         } catch {
             close(handle)
             throw error
         }
-        return handle
+        close(handle)
+        return -1
     }
 
     /// Waits, polling, until `descriptor` is locked (true), the file system refuses to lock it
     /// (false), or `deadline` passes (thrown, naming the lock held).
-    fileprivate static func waitForLock(
-        _ descriptor: Int32, named name: String, until deadline: ContinuousClock.Instant,
-        reportedAs shownPath: String
-    ) throws(PersistenceError) -> Bool {
+    private func waitForLock(_ descriptor: Int32, named name: String) throws(PersistenceError)
+        -> Bool
+    {
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { return false }
             guard ContinuousClock.now < deadline else {
                 throw .unwritable(
                     path: shownPath,
                     reason:
-                        "another process has held \(name) for over \(patience) (is it stopped?); nothing was written"
+                        "another process has held \(name) for over \(FileLock.patience) (is it stopped?); nothing was written"
                 )
             }
             usleep(2_000)

@@ -45,6 +45,8 @@ package struct FileReplacementFailure: Error, Sendable {
 }
 
 /// The real file-system calls of a replacement.
+///
+/// The C library's calls are named through `Foundation`: the methods' own names hide them.
 package struct POSIXReplacementSteps: FileReplacementSteps {
     package init() {}
 
@@ -52,7 +54,7 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
         let handle = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard handle >= 0 else { throw .current }
         // Locked while it is written, so that another save never takes it for a killed save's
-        // leftover (see `AtomicFile.removeLeftovers(of:)`); the system lets go when it closes.
+        // leftover (see `AtomicFile.removeLeftovers`); the system lets go when it closes.
         _ = flock(handle, LOCK_EX | LOCK_NB)
         return handle
     }
@@ -79,7 +81,7 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
             var offset = 0
             while offset < buffer.count {
                 guard let base = buffer.baseAddress else { return nil }
-                let written = writeBytes(handle, base + offset, buffer.count - offset)
+                let written = Foundation.write(handle, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return .current
@@ -96,11 +98,11 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     }
 
     package func close(_ handle: Int32) {
-        _ = closeHandle(handle)
+        _ = Foundation.close(handle)
     }
 
     package func rename(_ source: String, to destination: String) throws(FileReplacementFailure) {
-        guard renameFile(source, destination) == 0 else {
+        guard Foundation.rename(source, destination) == 0 else {
             throw FileReplacementFailure(
                 "cannot move the new version into place: \(FileReplacementFailure.current.reason)")
         }
@@ -114,7 +116,7 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     package func syncFolder(_ path: String) throws(FileReplacementFailure) {
         let handle = open(path, O_RDONLY | O_CLOEXEC)
         guard handle >= 0 else { return }
-        defer { _ = closeHandle(handle) }
+        defer { _ = Foundation.close(handle) }
         guard fsync(handle) == 0 || errno == EINVAL || errno == EROFS else {
             throw FileReplacementFailure(
                 "flushing the folder \(path) failed: \(FileReplacementFailure.current.reason)"
@@ -125,17 +127,4 @@ package struct POSIXReplacementSteps: FileReplacementSteps {
     package func remove(_ path: String) {
         unlink(path)
     }
-}
-
-/// The C library's calls whose names the methods above hide.
-private func writeBytes(_ handle: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(handle, bytes, count)
-}
-
-private func closeHandle(_ handle: Int32) -> Int32 {
-    close(handle)
-}
-
-private func renameFile(_ source: String, _ destination: String) -> Int32 {
-    rename(source, destination)
 }

@@ -114,14 +114,10 @@ enum JSONSyntax {
         var range: Range<Int>
         var hasEscape: Bool
 
-        func hasBytes(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard name.count == range.count else { return false }
-            var offset = 0
-            while offset < name.count {
-                if name[offset] != bytes[range.lowerBound + offset] { return false }
-                offset += 1
-            }
-            return true
+        /// Whether the file spells the name with exactly the bytes of `name`.
+        func hasBytes(_ name: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool
+        {
+            name.count == range.count && bytes[range].elementsEqual(name)
         }
 
         /// The name as JSON reads it (escapes decoded).
@@ -134,17 +130,12 @@ enum JSONSyntax {
             return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
         }
 
+        func bytes(in data: Data) -> Data {
+            data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+        }
+
         func isSameName(as other: FieldName, in data: Data) -> Bool {
-            if !hasEscape, !other.hasEscape {
-                return range.count == other.range.count
-                    && data[
-                        (data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)
-                    ]
-                    .elementsEqual(
-                        data[
-                            (data.startIndex + other.range.lowerBound)..<(data.startIndex
-                                + other.range.upperBound)])
-            }
+            if !hasEscape, !other.hasEscape { return bytes(in: data) == other.bytes(in: data) }
             return name(in: data) == other.name(in: data)
         }
     }

@@ -33,11 +33,11 @@ public struct SaveHistory: Equatable, Sendable {
         SaveHistory([UUID().uuidString] + saves)
     }
 
-    /// This history, then the saves of `other` it does not name, the first `limit` of them.
-    func followed(by other: SaveHistory, limit: Int = Self.limit) -> SaveHistory {
+    /// This history, then the saves of `other` it does not name, the first ``lineageLimit`` of them.
+    func followed(by other: SaveHistory) -> SaveHistory {
         var seen = Set<String>()
         return SaveHistory(
-            (saves + other.saves).filter { seen.insert($0).inserted }, limit: limit)
+            (saves + other.saves).filter { seen.insert($0).inserted }, limit: Self.lineageLimit)
     }
 }
 

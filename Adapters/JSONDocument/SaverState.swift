@@ -11,22 +11,18 @@ public import MVCListStore
 /// The rules:
 /// - A change replaces the pending version; the first change after a quiet spell starts the
 ///   timer, so a burst of changes is one write.
-/// - The saver does one thing with the file at a time: a write, or a look for another process's
-///   save. A timer or flush that comes during one is carried out when it ends.
+/// - A timer or flush that comes during a write or a look is carried out when it ends.
 /// - **The merge base** is the file as this process last read or wrote it (``base``). It moves
 ///   to what a write wrote, to what a look found, and to "no file" when the file was deleted
 ///   (keeping the document it held, to merge a file made again against); a failed write leaves
-///   it where it was. What the owner is asked to merge against depends on how the file found
-///   stands to the base (``DocumentSnapshot/lineage(of:)``): the base for a later version, the
-///   file itself for an older copy (nothing it lacks is deleted), none for an unrelated one.
+///   it where it was. The owner merges against what ``FileLineage`` says for the file found.
 /// - **Another process's save is taken in before the next write.** When a write merged, or a
 ///   look found the file changed, the owner takes the file's version in
 ///   (``Effect/reconcile(base:file:notices:)``) and its answer (``reconciled(_:)``) becomes the
 ///   pending version before anything else is written: a pending version that lacked the file's
 ///   changes would read them as deleted here at the next merge.
-/// - **A deleted file** is not a deletion of the list: the owner is told, the base becomes "no
-///   file" (with the document it held), and the next change writes the whole list again (a write
-///   that finds the file gone says so too).
+/// - **A deleted file** is not a deletion of the list: the owner is told, and the next change
+///   writes the whole list again (a write that finds the file gone says so too).
 /// - A write that reached the file but could not be confirmed on disk (a failed folder flush)
 ///   is a written version: the base moves, nothing stays pending, and the status says
 ///   ``/MVCListStore/SaveStatus/unconfirmed(_:)`` until a later write is confirmed.
@@ -71,9 +67,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         /// Look whether the file changed since `base`; ``lookedAtFile(_:)`` or
         /// ``lookFailed(_:)`` follows.
         case lookAtFile(against: DocumentSnapshot<Document>)
-        /// Ask the owner to take the file's version in, merged against `base`: the version both
-        /// last agreed on, the file's own for an older copy, `nil` for an unrelated one;
-        /// ``reconciled(_:)`` follows with the owner's version afterwards.
+        /// Ask the owner to take the file's version in, merged against `base` (see
+        /// ``FileLineage``); ``reconciled(_:)`` follows with the owner's version afterwards.
         case reconcile(base: Document?, file: Document, notices: [String])
         /// Tell the owner something that is not a change of the document.
         case notify(String)
@@ -116,8 +111,7 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
 
     /// The version being written, if a write runs.
     public var writing: Document? {
-        guard case .writing(let document) = stage else { return nil }
-        return document
+        if case .writing(let document) = stage { document } else { nil }
     }
 
     /// Whether a version waits to be written or is being written.
@@ -162,27 +156,23 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
     /// A flush was asked for: write what is pending now.
     public mutating func flushRequested() -> [Effect] {
         publishingStatus { state in
+            if state.stage == .idle, state.pending == nil {
+                return [.finishFlushes(state.failure?.error)]
+            }
+            state.isFlushing = true
             switch state.stage {
             case .idle:
-                guard state.pending != nil else { return [.finishFlushes(state.failure?.error)] }
-                state.isFlushing = true
                 return state.startWrite()
             case .waiting:
-                state.isFlushing = true
                 return [.cancelTimer] + state.startWrite()
-            case .writing:
-                state.isFlushing = true
-                return []
-            case .looking(let then):
-                state.isFlushing = true
-                guard case .timer = then else { return [] }
+            case .looking(then: .timer):
                 state.stage = .looking(then: .nothing)
                 return [.cancelTimer]
-            case .reconciling(let file, let then):
-                state.isFlushing = true
-                guard case .timer = then else { return [] }
+            case .reconciling(let file, then: .timer):
                 state.stage = .reconciling(file: file, then: .nothing)
                 return [.cancelTimer]
+            case .writing, .looking, .reconciling:
+                return []
             }
         }
     }
@@ -194,15 +184,10 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
             state.base = outcome.snapshot
             state.failure = nil
             state.lookProblem = nil
-            if case .unconfirmed(let reason) = outcome.durability {
-                state.unconfirmed = reason
-            } else {
-                state.unconfirmed = nil
-            }
-            var effects: [Effect] = []
-            if outcome.recreatedDeletedFile {
-                effects.append(.notify(SaverNotice.recreated))
-            }
+            state.unconfirmed =
+                if case .unconfirmed(let reason) = outcome.durability { reason } else { nil }
+            let effects: [Effect] =
+                outcome.recreatedDeletedFile ? [.notify(SaverNotice.recreated)] : []
             if let merged = outcome.merged {
                 // Before anything else is written: see "another process's save" above.
                 state.stage = .reconciling(file: merged.document, then: .nothing)
@@ -329,9 +314,8 @@ public struct SaverState<Document: Equatable & Sendable>: Equatable, Sendable {
         }
     }
 
-    /// What follows when the file is free and no timer runs: a write for a flush, the timer for
-    /// a version that came meanwhile, or the end of a flush; and, whenever the file is left
-    /// free (idle, or waiting for a timer), the look that came due while it was busy.
+    /// What follows when the file is free and no timer runs; and, whenever the file is left free
+    /// (idle, or waiting for a timer), the look that came due while it was busy.
     private mutating func fileBecameFree() -> [Effect] {
         stage = .idle
         if pending != nil {

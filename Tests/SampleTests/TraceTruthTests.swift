@@ -9,10 +9,10 @@ struct TraceTruthTests {
     static let folders: [String: [String]] = [
         "presenter": ["Modules/Presenter"],
         "delegate": ["Modules/Delegates"],
-        "store": ["Modules/Store"],
+        "store": ["Modules/Store", "Modules/ListStore"],
         "facade": ["Modules/Store/Avatars"],
-        "model": ["Modules/Model"],
-        "persistence": ["Modules/Store", "Adapters"],
+        "model": ["Modules/Model", "Modules/Elements"],
+        "persistence": ["Modules/ListStore", "Adapters"],
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
