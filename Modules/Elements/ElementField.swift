@@ -51,6 +51,36 @@ public final class ElementField<Element: ListElement>: Sendable {
     private let encodeValue:
         @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws -> Void
 
+    /// Keeps a field's closures, made by the public initializers: those are inlinable, so that
+    /// the closures are compiled where the field is described, for its element and value.
+    @usableFromInline
+    init(
+        name: String, valueKind: ValueKind, isListed: Bool, isText: Bool,
+        equal: @escaping @Sendable (Element, Element) -> Bool,
+        transfer: @escaping @Sendable (Element, inout Element) -> Void,
+        show: @escaping @Sendable (Element) -> String,
+        check: @escaping @Sendable (Element) -> [Element.Problem],
+        read: @escaping @Sendable (String, inout Element) -> Element.Problem?,
+        decodeValue:
+            @escaping @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws
+            -> Void,
+        encodeValue:
+            @escaping @Sendable (Element, inout KeyedEncodingContainer<FieldKey>) throws
+            -> Void
+    ) {
+        self.name = name
+        self.valueKind = valueKind
+        self.isListed = isListed
+        self.isText = isText
+        self.equal = equal
+        self.transfer = transfer
+        self.show = show
+        self.check = check
+        self.read = read
+        self.decodeValue = decodeValue
+        self.encodeValue = encodeValue
+    }
+
     /// Describes a text field at `keyPath`, called `name`: what is typed is its value.
     ///
     /// - Parameters:
@@ -58,6 +88,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     ///   - keyPath: Where the field is.
     ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
+    @inlinable
     public convenience init(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, String> & Sendable,
@@ -76,6 +107,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     ///     value's `description` is what the editor shows, so `parse` must read it back.
     ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
+    @inlinable
     public convenience init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
@@ -101,7 +133,8 @@ public final class ElementField<Element: ListElement>: Sendable {
     ///   - parse: Reads the value from what an editor typed (trimmed), or says why it cannot.
     ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
-    public init<Value: Equatable & Sendable & Codable>(
+    @inlinable
+    public convenience init<Value: Equatable & Sendable & Codable>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,
         text: @escaping @Sendable (Value) -> String,
@@ -109,10 +142,7 @@ public final class ElementField<Element: ListElement>: Sendable {
         listed: Bool = false,
         rule: @escaping @Sendable (Value) -> [Element.Problem] = { _ in [] }
     ) {
-        self.name = name
-        self.isListed = listed
-        self.isText = Value.self == String.self
-        valueKind =
+        let valueKind: ValueKind =
             switch Value.self {
             case let integer as any FixedWidthInteger.Type
             where integer.bitWidth < 64 || (integer.bitWidth == 64 && integer.isSigned):
@@ -123,32 +153,34 @@ public final class ElementField<Element: ListElement>: Sendable {
             case is Bool.Type: .boolean
             default: .text
             }
-        self.read = { text, element in
-            switch parse(text) {
-            case .success(let value):
-                element[keyPath: keyPath] = value
-                return nil
-            case .failure(let problem):
-                return problem
-            }
-        }
         let key = FieldKey(name)
-        self.equal = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
-        self.transfer = { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] }
-        // The text an editor shows, and `parse` reads back.
-        self.show = { text($0[keyPath: keyPath]) }
-        self.check = { rule($0[keyPath: keyPath]) }
-        self.decodeValue = { container, element in
-            // A field the file does not have keeps the default: a new field needs no new version.
-            // One it has must hold a value of the field's type (a null is refused, not skipped,
-            // unless the type is an optional, whose `nil` it is).
-            if container.contains(key) {
-                element[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
-            }
-        }
-        self.encodeValue = { element, container in
-            try container.encode(element[keyPath: keyPath], forKey: key)
-        }
+        self.init(
+            name: name, valueKind: valueKind, isListed: listed, isText: Value.self == String.self,
+            equal: { $0[keyPath: keyPath] == $1[keyPath: keyPath] },
+            transfer: { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] },
+            // The text an editor shows, and `parse` reads back.
+            show: { text($0[keyPath: keyPath]) },
+            check: { rule($0[keyPath: keyPath]) },
+            read: { text, element in
+                switch parse(text) {
+                case .success(let value):
+                    element[keyPath: keyPath] = value
+                    return nil
+                case .failure(let problem):
+                    return problem
+                }
+            },
+            decodeValue: { container, element in
+                // A field the file does not have keeps the default: a new field needs no new
+                // version. One it has must hold a value of the field's type (a null is refused,
+                // not skipped, unless the type is an optional, whose `nil` it is).
+                if container.contains(key) {
+                    element[keyPath: keyPath] = try container.decode(Value.self, forKey: key)
+                }
+            },
+            encodeValue: { element, container in
+                try container.encode(element[keyPath: keyPath], forKey: key)
+            })
     }
 
     /// Whether `lhs` and `rhs` hold the same value in this field.
@@ -190,6 +222,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     }
 
     /// Reads the field from `container` into `element`, if the container has it.
+    @usableFromInline
     func decode(from container: KeyedDecodingContainer<FieldKey>, into element: inout Element)
         throws
     {
@@ -197,6 +230,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     }
 
     /// Writes the field of `element` into `container`.
+    @usableFromInline
     func encode(_ element: Element, into container: inout KeyedEncodingContainer<FieldKey>) throws {
         try encodeValue(element, &container)
     }
@@ -235,6 +269,7 @@ extension ElementField where Element.Problem == FieldProblem {
     ///   - keyPath: Where the field is.
     ///   - listed: Whether a list's row shows it after the element's title; no by default.
     ///   - rule: Every rule the field's value breaks; none by default.
+    @inlinable
     public convenience init<Value: Equatable & Sendable & Codable & LosslessStringConvertible>(
         _ name: String,
         _ keyPath: any WritableKeyPath<Element, Value> & Sendable,

@@ -80,6 +80,7 @@ extension ListElement where Self: Codable, ID: Codable {
     /// field the object does not have keeps its default (see ``init(blankWithID:)``).
     ///
     /// Call it from `init(from:)`: `self = try Self.decodeFields(from: decoder)`.
+    @inlinable
     public static func decodeFields(from decoder: any Decoder) throws -> Self {
         let container = try decoder.container(keyedBy: FieldKey.self)
         var element = Self(blankWithID: try container.decode(ID.self, forKey: FieldKey("id")))
@@ -92,6 +93,7 @@ extension ListElement where Self: Codable, ID: Codable {
     /// Writes the element as an object of its fields: `id`, then each described field.
     ///
     /// Call it from `encode(to:)`.
+    @inlinable
     public func encodeFields(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
         try container.encode(id, forKey: FieldKey("id"))
