@@ -63,8 +63,16 @@ struct PostgresHostileTests {
             URL(
                 string: table.absoluteString.replacingOccurrences(
                     of: "#", with: "?options=-c%20lock_timeout%3D300#")))
-        let (here, writer) = try await AttractionStore.openTable(
-            at: PostgresTestServer.location(impatient))
+        // Opening waits its turn to make the shared tables (one client at a time): under a 0.3 s
+        // wait, another test's opening can make it give up. Not what this test is about: tried
+        // again.
+        var opened: (store: AttractionStore, persistence: PostgresPersistence<Attraction>)?
+        for _ in 0..<50 where opened == nil {
+            opened = try? await AttractionStore.openTable(
+                at: PostgresTestServer.location(impatient))
+            if opened == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let (here, writer) = try #require(opened)
         let holder = try PostgresConnection(settings: PostgresTestServer.url ?? "")
         try holder.run("BEGIN")
         try holder.run(
