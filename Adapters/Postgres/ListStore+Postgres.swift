@@ -22,7 +22,7 @@ extension ListStore where Element: RowListElement {
         store: ListStore, persistence: PostgresPersistence<Element>
     ) {
         let table = ListTable<Element>(location: location)
-        let (elements, problems) = try await table.open()
+        let (list, problems) = try await table.open()
         if let first = problems.first {
             await table.close()
             throw .brokenRule(
@@ -31,7 +31,7 @@ extension ListStore where Element: RowListElement {
                     "\(first)\(problems.count > 1 ? " (and \(problems.count - 1) more rows)" : "")")
         }
         let persistence = PostgresPersistence(table: table, tracer: tracer)
-        let store = ListStore(elements, persistence: persistence, tracer: tracer)
+        let store = ListStore(list, persistence: persistence, tracer: tracer)
         if listening { persistence.listen() } else { persistence.watchOnlyWhenAsked() }
         return (store, persistence)
     }
@@ -47,18 +47,18 @@ public enum PostgresListTable<Element: RowListElement> {
         -> [Element]
     {
         let table = ListTable<Element>(location: location)
-        let opened: Result<(elements: [Element], problems: [String]), PersistenceError>
+        let opened: Result<(list: EditableList<Element>, problems: [String]), PersistenceError>
         do throws(PersistenceError) {
             opened = .success(try await table.open(creating: false))
         } catch {
             opened = .failure(error)
         }
         await table.close()
-        let (elements, problems) = try opened.get()
+        let (list, problems) = try opened.get()
         if let first = problems.first {
             throw .brokenRule(path: location.description, reason: first)
         }
-        return elements
+        return list.elements
     }
 
     /// Makes the table at `location` holding `elements`, in one transaction.

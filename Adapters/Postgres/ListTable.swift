@@ -96,7 +96,7 @@ actor ListTable<Element: RowListElement> {
     /// - Throws: `PersistenceError` if the server cannot be reached or refuses, the table holds
     ///   another kind of list (or is not this program's), or is of a newer layout.
     func open(creating: Bool = true) throws(PersistenceError) -> (
-        elements: [Element], problems: [String]
+        list: EditableList<Element>, problems: [String]
     ) {
         do throws(PersistenceError) {
             return try made(creating: creating)
@@ -107,7 +107,7 @@ actor ListTable<Element: RowListElement> {
     }
 
     private func made(creating: Bool) throws(PersistenceError) -> (
-        elements: [Element], problems: [String]
+        list: EditableList<Element>, problems: [String]
     ) {
         try withConnection { connection in
             try connection.transaction {
@@ -147,7 +147,7 @@ actor ListTable<Element: RowListElement> {
             }
             let read = try readWhole(connection)
             (seenChange, seenEpoch) = (read.through, read.epoch)
-            return (read.elements, read.problems)
+            return (read.list, read.problems)
         }
     }
 
@@ -172,15 +172,15 @@ actor ListTable<Element: RowListElement> {
 
     /// The whole list, in one snapshot with the counter it is at.
     private func readWhole(_ connection: PostgresConnection) throws -> (
-        elements: [Element], problems: [String], through: Int64, epoch: String
+        list: EditableList<Element>, problems: [String], through: Int64, epoch: String
     ) {
         try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             let (through, _, epoch) = try counter(connection)
-            let rows = try connection.keyedRows(
+            let (keys, values) = try connection.keyedRows(
                 "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id")
-            let (elements, problems) = Element.decodedOnEveryCore(
-                ids: rows.keys, texts: rows.values)
-            return (elements, problems.map(\.reason), through, epoch)
+            let (list, problems) = Element.decodedRows(
+                ids: consume keys, texts: consume values, mistyped: [:])
+            return (list, problems.map(\.reason), through, epoch)
         }
     }
 
@@ -277,7 +277,7 @@ actor ListTable<Element: RowListElement> {
         let whole = try readWhole(connection)
         var changes = TableChanges<Element>(
             mark: TableMark(through: whole.through, epoch: whole.epoch))
-        changes.whole = (whole.elements, whole.problems)
+        changes.whole = (whole.list.elements, whole.problems)
         return changes
     }
 

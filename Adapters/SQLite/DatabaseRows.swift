@@ -32,6 +32,10 @@ struct StoredRows: Sendable {
         let selected = "SELECT id, \(columns.joined(separator: ", ")), \(mistyped)"
         // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
         guard let changedAfter else {
+            // Room for every row at once: growing the arrays row by row holds them twice at times.
+            let count = Int(try connection.integer("SELECT count(*) FROM elements") ?? 0)
+            rows.ids.reserveCapacity(count)
+            rows.texts.reserveCapacity(count * fields.count)
             try connection.rows(
                 "\(selected) FROM elements ORDER BY rank, rowid", [], columns: fields.count + 2
             ) { row in rows.append(row, fields: fields.count) }
@@ -65,10 +69,15 @@ enum RowDecoder<Element: SQLiteListElement> {
     /// A row (from 1) that could not be read or breaks a rule, and why.
     typealias Problem = (row: Int, reason: String)
 
-    /// The elements the rows hold, decoded on every core, and the rows that could not be read
-    /// or break a rule (``/MVCListStore/RowListElement``'s `decodedOnEveryCore`).
-    static func decode(_ rows: StoredRows) -> (elements: [Element], problems: [Problem]) {
-        Element.decodedOnEveryCore(ids: rows.ids, texts: rows.texts, mistyped: rows.mistyped)
+    /// The list the rows hold, decoded on every core, and the rows that could not be read or
+    /// break a rule (``/MVCListStore/RowListElement/decodedRows(ids:texts:mistyped:)``).
+    static func decode(_ rows: consuming StoredRows) -> (
+        list: EditableList<Element>, problems: [Problem]
+    ) {
+        // Handed over, not copied: the rows' texts are freed before the list is indexed.
+        let (ids, texts) = (rows.ids, rows.texts)
+        (rows.ids, rows.texts) = ([], [])
+        return Element.decodedRows(ids: consume ids, texts: consume texts, mistyped: rows.mistyped)
     }
 
     /// Each row's element, or why it cannot be taken in, in order: for the few rows a look reads.

@@ -97,8 +97,8 @@ extension ListDatabase {
         // of the list changed: the whole list, once.
         if !historyKept || seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
             let rows = try StoredRows.read(connection, for: Element.self)
-            let decoded = RowDecoder<Element>.decode(rows)
-            changes.whole = (decoded.elements, decoded.problems.map(\.reason))
+            let decoded = RowDecoder<Element>.decode(consume rows)
+            changes.whole = (decoded.list.elements, decoded.problems.map(\.reason))
             return changes
         }
         let rows = try StoredRows.read(connection, for: Element.self, changedAfter: seen)

@@ -90,13 +90,13 @@ actor ListDatabase<Element: SQLiteListElement> {
         seenDataVersion = dataVersion
         seenChange = read.lastChange
         seenStamp = read.stamp
-        return EditableList(read.elements)
+        return read.list
     }
 
     /// The list in the file, read without writing anything.
     func readOnly() throws(PersistenceError) -> [Element] {
         let connection = try sqliteCall { try connect(readOnly: true) }.0
-        return try read(connection, refusingBrokenRows: true).elements
+        return try read(connection, refusingBrokenRows: true).list.elements
     }
 
     /// The schema version, the last change and every row, read in one transaction and decoded,
@@ -104,7 +104,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
         throws(PersistenceError)
         -> (
-            version: Int64, lastChange: Int64, stamp: Int64?, elements: [Element],
+            version: Int64, lastChange: Int64, stamp: Int64?, list: EditableList<Element>,
             problems: [String]
         )
     {
@@ -123,11 +123,11 @@ actor ListDatabase<Element: SQLiteListElement> {
                 return (version, last, stamp, try StoredRows.read(connection, for: Element.self))
             }
         }
-        let decoded = RowDecoder<Element>.decode(rows)
+        let decoded = RowDecoder<Element>.decode(consume rows)
         if refusingBrokenRows, let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return (version, lastChange, stamp, decoded.elements, decoded.problems.map(\.reason))
+        return (version, lastChange, stamp, decoded.list, decoded.problems.map(\.reason))
     }
 
     func close() { connection = nil }  // lets go of the connection

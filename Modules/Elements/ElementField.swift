@@ -44,8 +44,8 @@ public final class ElementField<Element: ListElement>: Sendable {
     private let equal: @Sendable (Element, Element) -> Bool
     private let transfer: @Sendable (Element, inout Element) -> Void
     private let show: @Sendable (Element) -> String
-    private let check: @Sendable (Element) -> [Element.Problem]
-    private let read: @Sendable (String, inout Element) -> Element.Problem?
+    @usableFromInline let check: @Sendable (Element) -> [Element.Problem]
+    @usableFromInline let read: @Sendable (String, inout Element) -> Element.Problem?
     private let decodeValue:
         @Sendable (KeyedDecodingContainer<FieldKey>, inout Element) throws -> Void
     private let encodeValue:
@@ -210,6 +210,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     }
 
     /// Every rule the field breaks in `element`.
+    @inlinable
     public func problems(in element: Element) -> [Element.Problem] {
         check(element)
     }
@@ -217,6 +218,7 @@ public final class ElementField<Element: ListElement>: Sendable {
     /// Sets the field of `element` to the value `text` describes, as an editor typed it.
     ///
     /// - Returns: Why `text` is not a value of the field, if it is not; `element` is unchanged.
+    @inlinable
     public func set(_ text: String, in element: inout Element) -> Element.Problem? {
         read(text, &element)
     }

@@ -59,8 +59,11 @@ extension ListElement {
     }
 
     /// Every rule the fields break, field by field, in ``fields`` order.
+    @inlinable
     public var fieldProblems: [Problem] {
-        Self.fields.flatMap { $0.problems(in: self) }
+        var problems: [Problem] = []
+        for field in Self.fields { problems += field.problems(in: self) }
+        return problems
     }
 
     /// What a list's row shows after the title: each listed field's part, in ``fields`` order
