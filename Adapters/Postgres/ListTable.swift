@@ -176,10 +176,11 @@ actor ListTable<Element: RowListElement> {
     ) {
         try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             let (through, _, epoch) = try counter(connection)
-            let (keys, values) = try connection.keyedRows(
-                "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id")
-            let (list, problems) = Element.decodedRows(
-                ids: consume keys, texts: consume values, mistyped: [:])
+            let (list, problems) = try Element.decodedRows { hand in
+                try connection.rows(
+                    "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id",
+                    handing: hand)
+            }
             return (list, problems.map(\.reason), through, epoch)
         }
     }

@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import MVCListStore
 
 /// Why a call to the server failed: it could not be reached (a later try may work), or it
 /// answered with an error.
@@ -148,26 +149,27 @@ package final class PostgresConnection {
         PostgresFailure(kind: .unreachable, message: Self.message(of: handle))
     }
 
-    /// Runs `sql` and returns each row's first column, and the other columns of every row one
-    /// row after another: a whole list read without an array per row.
-    func keyedRows(_ sql: String) throws(PostgresFailure) -> (keys: [String], values: [String?]) {
+    /// Runs `sql` and hands `hand` its rows a batch at a time: each row's first column as its
+    /// id, the other columns as its texts.
+    func rows(_ sql: String, handing hand: (consuming RowBatch) -> Void) throws(PostgresFailure) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(of: result) }
         let (count, columns) = (PQntuples(result), PQnfields(result))
-        var keys: [String] = []
-        keys.reserveCapacity(Int(count))
-        var values: [String?] = []
-        values.reserveCapacity(Int(count) * Int(max(columns - 1, 0)))
+        var batch = RowBatch(fields: Int(columns) - 1)
         for row in 0..<count {
-            keys.append(String(cString: PQgetvalue(result, row, 0)))
+            batch.ids.append(String(cString: PQgetvalue(result, row, 0)))
             for column in 1..<max(columns, 1) {
-                values.append(
+                batch.texts.append(
                     PQgetisnull(result, row, column) == 1
                         ? nil : String(cString: PQgetvalue(result, row, column)))
             }
+            if batch.isFull {
+                hand(batch)
+                batch = RowBatch(fields: Int(columns) - 1)
+            }
         }
-        return (keys, values)
+        hand(batch)
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.

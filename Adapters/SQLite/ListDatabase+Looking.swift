@@ -96,8 +96,7 @@ extension ListDatabase {
         // Fallen behind the tombstones kept (or the counter went back: a file put back), or most
         // of the list changed: the whole list, once.
         if !historyKept || seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
-            let rows = try StoredRows.read(connection, for: Element.self)
-            let decoded = RowDecoder<Element>.decode(consume rows)
+            let decoded = try RowDecoder<Element>.readAll(connection)
             changes.whole = (decoded.list.elements, decoded.problems.map(\.reason))
             return changes
         }

@@ -108,10 +108,11 @@ actor ListDatabase<Element: SQLiteListElement> {
             problems: [String]
         )
     {
-        let (version, lastChange, stamp, rows) = try sqliteCall {
-            try connection.reading { () throws -> (Int64, Int64, Int64?, StoredRows) in
+        let (version, lastChange, stamp, decoded) = try sqliteCall {
+            try connection.reading {
+                () throws -> (Int64, Int64, Int64?, RowDecoder<Element>.Decoded) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
-                guard version > 0 else { return (version, 0, nil, StoredRows()) }
+                guard version > 0 else { return (version, 0, nil, (EditableList(), [])) }
                 let last =
                     version >= 3
                     ? try connection.integer("SELECT last FROM change_counter") ?? 0 : 0
@@ -120,10 +121,9 @@ actor ListDatabase<Element: SQLiteListElement> {
                     try connection.integer(
                         "SELECT count(*) FROM sqlite_master WHERE name = 'change_log'") == 1
                 let stamp = hasLog ? try DatabaseSchema.stamp(of: last, in: connection) : nil
-                return (version, last, stamp, try StoredRows.read(connection, for: Element.self))
+                return (version, last, stamp, try RowDecoder<Element>.readAll(connection))
             }
         }
-        let decoded = RowDecoder<Element>.decode(consume rows)
         if refusingBrokenRows, let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }

@@ -1,4 +1,3 @@
-import Dispatch
 public import Foundation
 public import MVCElements
 
@@ -19,18 +18,17 @@ public protocol RowListElement: ListElement {
     static func storedText(of id: ID) -> String
     /// The id stored as `text`, or `nil` if it names none.
     static func id(stored text: String) -> ID?
-    /// The list rows hold, decoded on every core, and the rows (from 1) that cannot be read or
-    /// break a rule, and why.
+    /// The list the rows `reading` hands over hold, decoded on the other cores while it reads,
+    /// and the rows (from 1) that cannot be read or break a rule, and why.
     ///
-    /// Row *i* is `ids[i]` with the `fields.count` texts of `texts` from `i * fields.count`;
-    /// `mistyped` names the rows a database could not even hand over as text, and why.
+    /// `reading` calls its argument with each ``RowBatch`` of rows, in list order.
     ///
     /// Leave it to the default. It is a requirement only so that it is compiled for your type
     /// where the type conforms, not run through the type's conformances: that makes opening a
     /// long list several times faster.
     static func decodedRows(
-        ids: consuming [String], texts: consuming [String?], mistyped: [Int: String]
-    ) -> (list: EditableList<Self>, problems: [(row: Int, reason: String)])
+        reading: (_ hand: (consuming RowBatch) -> Void) throws -> Void
+    ) rethrows -> (list: EditableList<Self>, problems: [(row: Int, reason: String)])
 }
 
 extension RowListElement {
@@ -79,65 +77,5 @@ extension RowListElement {
             return nil
         }
         return element
-    }
-}
-
-extension RowListElement {
-    /// The list rows hold, and the rows that cannot be read, and why: see the requirement.
-    @inlinable
-    public static func decodedRows(
-        ids: consuming [String], texts: consuming [String?], mistyped: [Int: String]
-    ) -> (list: EditableList<Self>, problems: [(row: Int, reason: String)]) {
-        let (elements, problems) = decodedOnEveryCore(ids: ids, texts: texts, mistyped: mistyped)
-        // The rows' texts are freed before the ids are indexed: a million rows' worth less at once.
-        _ = consume ids
-        _ = consume texts
-        return (EditableList(elements), problems)
-    }
-
-    /// The elements rows hold, decoded on every core while the calling thread waits, and the
-    /// rows that could not be read or break a rule (see ``decodedRows(ids:texts:mistyped:)``).
-    @inlinable
-    package static func decodedOnEveryCore(
-        ids: [String], texts: [String?], mistyped: [Int: String]
-    ) -> (elements: [Self], problems: [(row: Int, reason: String)]) {
-        let count = ids.count
-        let chunks = max(1, min(64, count / 20_000))
-        var parts = Array(repeating: ([Self](), [(row: Int, reason: String)]()), count: chunks)
-        parts.withUnsafeMutableBufferPointer { buffer in
-            // Safe: each slot is written by one thread, and read once all have finished.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let fields = ContiguousArray(fields)
-                let range = (count * chunk / chunks)..<(count * (chunk + 1) / chunks)
-                var elements: [Self] = []
-                elements.reserveCapacity(range.count)
-                var problems: [(row: Int, reason: String)] = []
-                var problem: String?
-                for row in range {
-                    if !mistyped.isEmpty, let reason = mistyped[row] {
-                        problems.append((row + 1, "\(noun) \(ids[row]): \(reason)"))
-                    } else if let element = decoded(
-                        key: ids[row], texts: texts, from: row * fields.count, fields: fields,
-                        problem: &problem)
-                    {
-                        elements.append(element)
-                    } else {
-                        problems.append((row + 1, problem ?? "it cannot be read"))
-                    }
-                }
-                slots[chunk] = (elements, problems)
-            }
-        }
-        var elements: [Self] = []
-        elements.reserveCapacity(count)
-        var problems: [(row: Int, reason: String)] = []
-        // Each part is freed once copied: the list is not held twice.
-        for index in parts.indices {
-            elements += parts[index].0
-            problems += parts[index].1
-            parts[index] = ([], [])
-        }
-        return (elements, problems)
     }
 }
