@@ -85,8 +85,7 @@ enum RowDecoder<Element: SQLiteListElement> {
     /// A list read, and the rows (from 1) that could not be read or break a rule, and why.
     typealias Decoded = (list: EditableList<Element>, problems: [(row: Int, reason: String)])
 
-    /// Every row of the elements table: the list, decoded while it is read, and the rows (from
-    /// 1) that could not be read or break a rule, and why.
+    /// The list the elements table holds, decoded while it is read, with the broken rows.
     static func readAll(_ connection: SQLiteConnection) throws -> Decoded {
         try Element.decodedRows { hand in
             try StoredRows.readAll(connection, for: Element.self, handing: hand)
