@@ -55,16 +55,32 @@ final class PrivateServer {
     /// A new table's location on this server.
     let table: URL
 
+    /// Starts a server on a port below the system's ephemeral ports (32768 and up), which a
+    /// client's connection may hold at any moment; a port taken all the same is tried again.
     init() throws {
-        let port = Int.random(in: 56_000..<60_000)
-        environment = [
-            "MVCLAYERS_POSTGRES_FOLDER": "/tmp/mvclayers-postgres-\(port)",
-            "MVCLAYERS_POSTGRES_PORT": String(port),
-        ]
-        table =
-            URL(string: "postgres://mvclayers:mvclayers@127.0.0.1:\(port)/mvclayers#attractions")
-            ?? URL(fileURLWithPath: "/nonexistent")
-        try PostgresTestServer.control("start", environment: environment)
+        var attempt = 0
+        while true {
+            let port = Int.random(in: 21_000..<32_000)
+            let environment = [
+                "MVCLAYERS_POSTGRES_FOLDER": "/tmp/mvclayers-postgres-\(port)",
+                "MVCLAYERS_POSTGRES_PORT": String(port),
+            ]
+            do {
+                try PostgresTestServer.control("start", environment: environment)
+            } catch {
+                try? PostgresTestServer.control("remove", environment: environment)
+                attempt += 1
+                if attempt < 3 { continue }
+                throw error
+            }
+            self.environment = environment
+            table =
+                URL(
+                    string: "postgres://mvclayers:mvclayers@127.0.0.1:\(port)/mvclayers#attractions"
+                )
+                ?? URL(fileURLWithPath: "/nonexistent")
+            return
+        }
     }
 
     func stop() throws { try PostgresTestServer.control("stop", environment: environment) }
