@@ -57,7 +57,7 @@ extension ListTable {
         {
             return written
         }
-        let key = Element.storedText(of: write.change.element.id)
+        let key = write.key
         // Locks the list's counter until the commit: the list's writers commit one after
         // another, each change numbered in the order it becomes visible. Every writer, this
         // package or another program, takes it (the trigger does) before it changes a row, so
@@ -136,21 +136,13 @@ extension ListTable {
     private func merged(
         _ write: RowWrite<Element>, stored: [String?]?, _ connection: PostgresConnection
     ) throws -> (ElementMerge<Element>.Outcome, [(sql: String, parameters: [String?])]) {
-        let key = Element.storedText(of: write.change.element.id)
-        let row = stored.map { try? decode($0, fields: ContiguousArray(Element.fields)).get() }
+        let key = write.key
+        let row = stored.map { decode($0[...], fields: ContiguousArray(Element.fields)).element }
         let (outcome, steps) = write.plan(stored: row)
         let place = {
-            guard
-                let rank = try RowRank.placing(
-                    key, after: write.predecessor.map(Element.storedText),
-                    before: write.successor.map(Element.storedText),
-                    in: TableRanks(table: self.table, connection: connection))
-            else {
-                throw PersistenceError.unwritable(
-                    path: self.location.description,
-                    reason: "no room for a rank after renumbering")
-            }
-            return rank
+            try write.rank(
+                in: TableRanks(table: self.table, connection: connection),
+                place: self.location.description)
         }
         return (
             outcome,

@@ -23,8 +23,6 @@ actor ListTable<Element: RowListElement> {
     /// epoch of the list it was counted in.
     private(set) var seenChange: Int64 = 0
     private(set) var seenEpoch = ""
-    /// Rows read by a look above which the whole list is read instead.
-    static var wholeReadThreshold: Int { 20_000 }
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -185,18 +183,13 @@ actor ListTable<Element: RowListElement> {
         }
     }
 
-    struct Problem: Error { var text: String }
-
-    func decode(
-        _ row: [String?], fields: ContiguousArray<ElementField<Element>>
-    ) -> Result<Element, Problem> {
-        var problem: String?
-        let texts = Array(row.dropFirst())
-        guard
-            let element = Element.decoded(
-                key: row[0] ?? "", texts: texts, from: 0, fields: fields, problem: &problem)
-        else { return .failure(Problem(text: problem ?? "it cannot be read")) }
-        return .success(element)
+    /// A row read as `id, <fields>` as an element, or why it cannot be taken in.
+    func decode(_ row: ArraySlice<String?>, fields: ContiguousArray<ElementField<Element>>)
+        -> (element: Element?, problem: String?)
+    {
+        var batch = RowBatch()
+        (batch.ids, batch.texts) = ([row.first.flatMap { $0 } ?? ""], Array(row.dropFirst()))
+        return Element.decoded(row: 0, of: batch, fields: fields)
     }
 
     /// The list's counter, how far tombstones were pruned, and its epoch.
@@ -249,24 +242,19 @@ actor ListTable<Element: RowListElement> {
                     ORDER BY row_change LIMIT $2)
                 SELECT \(TableSchema.selected(Element.self, in: "c")),
                     (SELECT json_agg(b.id) FROM (SELECT id FROM \(table) WHERE (rank, id) < (c.rank, c.id)
-                        ORDER BY rank DESC, id DESC LIMIT 4) b)
+                        ORDER BY rank DESC, id DESC LIMIT \(Self.predecessorsNamed)) b)
                 FROM c ORDER BY c.rank, c.id
-                """, [String(seen), String(Self.wholeReadThreshold + 1)])
-            if rows.count > Self.wholeReadThreshold { return nil }
+                """, [String(seen), String(Self.rowsReadOneByOne + 1)])
+            if rows.count > Self.rowsReadOneByOne { return nil }
             var changes = TableChanges<Element>(mark: TableMark(through: last, epoch: epoch))
             for row in rows {
                 let before = row.last.flatMap { $0 }.flatMap {
                     try? JSONDecoder().decode([String].self, from: Data($0.utf8))
                 }
                 let predecessors = (before ?? []).compactMap { Element.id(stored: $0) }
-                switch decode(Array(row.dropLast()), fields: fields) {
-                case .success(let element):
-                    changes.rows.append(
-                        ChangedRow(element: element, problem: nil, predecessors: predecessors))
-                case .failure(let problem):
-                    changes.rows.append(
-                        ChangedRow(element: nil, problem: problem.text, predecessors: predecessors))
-                }
+                let (element, problem) = decode(row.dropLast(), fields: fields)
+                changes.rows.append(
+                    ChangedRow(element: element, problem: problem, predecessors: predecessors))
             }
             changes.deleted = try connection.run(
                 "SELECT id FROM \(PostgresLocation.quoted(location.table + "_tombstones")) WHERE row_change > $1",

@@ -3,10 +3,14 @@ import MVCListStore
 
 /// The text of the rows changed after a change, in list order, with each one's place.
 struct StoredRows: Sendable {
+    /// A list read, and the rows (from 1) that could not be read or break a rule, and why.
+    typealias Decoded<Element: RowListElement> = (list: EditableList<Element>, problems: [Problem])
+    typealias Problem = (row: Int, reason: String)
+
     /// Each row's id and field texts, and the rows (from 0) whose id is not stored as text or
     /// whose rank is not an integer, and why: no write here could find (`WHERE id = ?` never
     /// matches a blob) or place them.
-    var batch: RowBatch
+    var batch = RowBatch()
     /// Each row's place, `rank` then `rowid`.
     var places: [(rank: Int64, rowid: Int64)] = []
 
@@ -15,7 +19,7 @@ struct StoredRows: Sendable {
         _ connection: SQLiteConnection, for _: Element.Type, changedAfter: Int64
     ) throws -> StoredRows {
         let fields = Element.fields.count
-        var rows = StoredRows(batch: RowBatch())
+        var rows = StoredRows()
         // `+rank`: sorted after the search by the change index, not read whole in rank order.
         try connection.rows(
             "\(try selected(connection, for: Element.self)), rank, rowid FROM elements WHERE row_change > ? ORDER BY +rank, rowid",
@@ -23,34 +27,31 @@ struct StoredRows: Sendable {
         ) { row in
             rows.batch.append(row, fields: fields)
             // A rank that is not an integer is a mistyped row, never placed.
-            rows.places.append(
-                (
-                    row[fields + 2].flatMap { Int64($0) } ?? 0,
-                    row[fields + 3].flatMap { Int64($0) } ?? 0
-                ))
+            let rank = row[fields + 2].flatMap { Int64($0) } ?? 0
+            rows.places.append((rank, row[fields + 3].flatMap { Int64($0) } ?? 0))
         }
         return rows
     }
 
-    /// Every row's text, in list order, handed to `hand` a batch at a time.
+    /// The list the elements table holds, decoded batch by batch while it is read
+    /// (``/MVCListStore/RowListElement/decodedRows(reading:)``), with the broken rows.
     static func readAll<Element: SQLiteListElement>(
-        _ connection: SQLiteConnection, for _: Element.Type,
-        handing hand: (consuming RowBatch) -> Void
-    ) throws {
-        let fields = Element.fields.count
-        var batch = RowBatch(fields: fields)
-        // The rowid orders ranks set equal by hand: the rank index holds it, so nothing is sorted.
-        try connection.rows(
-            "\(try selected(connection, for: Element.self)) FROM elements ORDER BY rank, rowid", [],
-            columns: fields + 2
-        ) { row in
-            batch.append(row, fields: fields)
-            if batch.isFull {
-                hand(batch)
-                batch = RowBatch(fields: fields)
+        _ connection: SQLiteConnection, for _: Element.Type
+    ) throws -> Decoded<Element> {
+        let (fields, selected) = (Element.fields.count, try selected(connection, for: Element.self))
+        return try Element.decodedRows { hand in
+            var batch = RowBatch(fields: fields)
+            // The rowid orders ranks set equal by hand: the rank index holds it; nothing is sorted.
+            let sql = "\(selected) FROM elements ORDER BY rank, rowid"
+            try connection.rows(sql, [], columns: fields + 2) { row in
+                batch.append(row, fields: fields)
+                if batch.isFull {
+                    hand(batch)
+                    batch = RowBatch(fields: fields)
+                }
             }
+            hand(batch)
         }
-        hand(batch)
     }
 
     /// `SELECT` of the id, each described field's text, and why the row is mistyped (or NULL).
@@ -60,8 +61,7 @@ struct StoredRows: Sendable {
         let existing = try DatabaseSchema.elementColumns(connection)
         // A described field without a column yet (a database made before it) reads as NULL.
         let columns = Element.fields.map {
-            existing.contains($0.name)
-                ? DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) : "NULL"
+            existing.contains($0.name) ? DatabaseSchema.reading($0) : "NULL"
         }
         let mistyped = """
             CASE WHEN typeof(id) != 'text' THEN 'its id is stored as ' || typeof(id) || ', not as text' \
@@ -77,34 +77,5 @@ extension RowBatch {
         if let problem = row[fields + 1] { mistyped[ids.count] = problem }
         ids.append(row[0] ?? "")
         for column in 1..<fields + 1 { texts.append(row[column]) }
-    }
-}
-
-/// Decodes stored rows into elements, checking each against the model's rules.
-enum RowDecoder<Element: SQLiteListElement> {
-    /// A list read, and the rows (from 1) that could not be read or break a rule, and why.
-    typealias Decoded = (list: EditableList<Element>, problems: [(row: Int, reason: String)])
-
-    /// The list the elements table holds, decoded while it is read, with the broken rows.
-    static func readAll(_ connection: SQLiteConnection) throws -> Decoded {
-        try Element.decodedRows { hand in
-            try StoredRows.readAll(connection, for: Element.self, handing: hand)
-        }
-    }
-
-    /// Each row's element, or why it cannot be taken in, in order: for the few rows a look reads.
-    static func each(_ rows: StoredRows) -> [(element: Element?, problem: String?)] {
-        let fields = ContiguousArray(Element.fields)
-        let batch = rows.batch
-        return batch.ids.indices.map { row in
-            if let mistyped = batch.mistyped[row] {
-                return (nil, "\(Element.noun) \(batch.ids[row]): \(mistyped)")
-            }
-            var problem: String?
-            let element = Element.decoded(
-                key: batch.ids[row], texts: batch.texts, from: row * fields.count, fields: fields,
-                problem: &problem)
-            return (element, element == nil ? problem ?? "it cannot be read" : nil)
-        }
     }
 }

@@ -5,7 +5,7 @@ import MVCListStore
 
 /// What the database holds, and how opening checks it. Version 3 (`PRAGMA user_version`):
 /// - `elements(id, rank, row_change, <one column per field>)`: the list is the rows in `rank`
-///   order, ranks `rankGap` apart, so an insert or a move writes one row.
+///   order, ranks `RowRank.gap` apart, so an insert or a move writes one row.
 /// - `change_counter(last, pruned)`, one row: `last` is advanced by every change to a row, and
 ///   the row's `row_change` set to it; `tombstones(id, row_change)` names each row deleted, with
 ///   the change that deleted it. Triggers on `elements` keep both, in the transaction of the
@@ -17,31 +17,11 @@ import MVCListStore
 enum DatabaseSchema {
     /// The schema version this code reads and writes.
     static var version: Int64 { 3 }
-    /// How far apart new ranks are.
-    static var rankGap: Int64 { RowRank.gap }
-    /// How many changes a tombstone is kept for.
-    ///
-    /// A process that looks every poll interval never falls this far behind; one that was stopped or asleep for longer reads everything once,
-    /// which costs what opening does. Bounded by changes, not time, so that the table's size is
-    /// bounded whatever the clock does.
+    /// How many changes a tombstone is kept for (not a time: the table stays bounded whatever the
+    /// clock does); a process that was stopped or asleep for longer reads everything once.
     static var tombstoneWindow: Int64 { 100_000 }
-    /// The tables that keep the change counter and the tombstones, and the counter's column
-    /// (version 3; then `elementTracking`).
-    static var changeTables: String {
-        """
-        CREATE TABLE change_counter (last INTEGER NOT NULL, pruned INTEGER NOT NULL);
-        INSERT INTO change_counter (last, pruned) VALUES (0, 0);
-        CREATE TABLE tombstones (id TEXT PRIMARY KEY NOT NULL, row_change INTEGER NOT NULL);
-        CREATE INDEX tombstones_by_change ON tombstones (row_change);
-        ALTER TABLE elements ADD COLUMN row_change INTEGER NOT NULL DEFAULT 0;
-        """
-    }
-
-    /// Records the change the counter just reached, with a random stamp, in `change_log`.
-    ///
-    /// A reader that remembers the stamp of the last change it took in knows the file still holds
-    /// that history (a copy restored in place, then edited past it, holds another stamp there).
-    /// Pruned every 1,024 changes to the tombstones' window.
+    /// Records the change the counter just reached in `change_log` with a random stamp, by which a
+    /// reader knows the file still holds the history it took in; pruned every 1,024 changes.
     private static var logChange: String {
         """
             INSERT OR REPLACE INTO change_log (counter, stamp)
@@ -94,23 +74,6 @@ enum DatabaseSchema {
         ) == 5
     }
 
-    /// Puts back the triggers, index or log another program dropped (in a write transaction),
-    /// and starts a new stretch of changes that every reader reads whole once: the edits made
-    /// while they were gone were never recorded.
-    static func remakeTracking(_ connection: SQLiteConnection) throws {
-        try connection.execute(
-            """
-            DROP TRIGGER IF EXISTS elements_inserted;
-            DROP TRIGGER IF EXISTS elements_updated;
-            DROP TRIGGER IF EXISTS elements_deleted;
-            DROP INDEX IF EXISTS elements_by_change;
-            \(elementTracking)
-            UPDATE change_counter SET last = last + 1, pruned = last + 1;
-            INSERT OR REPLACE INTO change_log (counter, stamp)
-                SELECT last, random() FROM change_counter;
-            """)
-    }
-
     /// Makes the counter's one row again, from the newest change a row or tombstone records, and
     /// with every tombstone counted as pruned: a reader that was behind reads the whole list.
     static func remakeCounter(_ connection: SQLiteConnection) throws {
@@ -128,7 +91,8 @@ enum DatabaseSchema {
 
     /// The stamp the change log holds for change `counter`, if it holds one.
     static func stamp(of counter: Int64, in connection: SQLiteConnection) throws -> Int64? {
-        try connection.integer("SELECT stamp FROM change_log WHERE counter = ?", .integer(counter))
+        try connection.integer(
+            "SELECT stamp FROM change_log WHERE counter = ?", [.integer(counter)])
     }
 
     /// The column type a field is declared with: another program sorts and sums a number.
@@ -141,23 +105,25 @@ enum DatabaseSchema {
         }
     }
 
-    /// The value a field's text is stored as (its text, if it is not one of the kind).
-    static func stored<Element>(_ field: ElementField<Element>, in element: Element) -> SQLiteValue
-    {
-        let text = field.text(in: element)
-        return switch field.valueKind {
-        case .text: .text(text)
-        case .integer: Int64(text).map { .integer($0) } ?? .text(text)
-        // SQLite keeps no NaN (it stores NULL): a number that is not finite is kept as its text.
-        case .real: Double(text).flatMap { $0.isFinite ? .real($0) : nil } ?? .text(text)
-        case .boolean: text == "true" ? .integer(1) : text == "false" ? .integer(0) : .text(text)
+    /// The values an element's fields are stored as (a field's text, if it is not of its kind).
+    static func stored<Element: SQLiteListElement>(_ element: Element) -> [SQLiteValue] {
+        Element.fields.map { field in
+            let text = field.text(in: element)
+            return switch field.valueKind {
+            case .text: .text(text)
+            case .integer: Int64(text).map { .integer($0) } ?? .text(text)
+            // SQLite keeps no NaN (it stores NULL): a number not finite is kept as its text.
+            case .real: Double(text).flatMap { $0.isFinite ? .real($0) : nil } ?? .text(text)
+            case .boolean:
+                text == "true" ? .integer(1) : text == "false" ? .integer(0) : .text(text)
+            }
         }
     }
 
-    /// The SQL that reads a field's column as the text the field's parse reads back (`column`:
-    /// the quoted column, or `NULL`).
-    static func reading<Element>(_ field: ElementField<Element>, column: String) -> String {
-        switch field.valueKind {
+    /// The SQL that reads a field's column as the text the field's parse reads back.
+    static func reading<Element>(_ field: ElementField<Element>) -> String {
+        let column = quoted(field.name)
+        return switch field.valueKind {
         // A REAL is read as a double and written as Swift writes it (`SQLiteConnection.rows`):
         // SQLite's own text of it is not exact.
         case .text, .integer, .real: column
@@ -275,11 +241,20 @@ enum DatabaseSchema {
                     CREATE TABLE elements (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL);
                     """)
                 try connection.run(
-                    "INSERT INTO meta (key, value) VALUES ('kind', ?)", .text(Element.databaseKind))
+                    "INSERT INTO meta (key, value) VALUES ('kind', ?)",
+                    [.text(Element.databaseKind)])
             }
             if found < 2 { try connection.execute("DROP TABLE IF EXISTS changes") }
             if found < 3 {
-                try connection.execute(changeTables + elementTracking)
+                try connection.execute(
+                    """
+                    CREATE TABLE change_counter (last INTEGER NOT NULL, pruned INTEGER NOT NULL);
+                    INSERT INTO change_counter (last, pruned) VALUES (0, 0);
+                    CREATE TABLE tombstones (id TEXT PRIMARY KEY NOT NULL, row_change INTEGER NOT NULL);
+                    CREATE INDEX tombstones_by_change ON tombstones (row_change);
+                    ALTER TABLE elements ADD COLUMN row_change INTEGER NOT NULL DEFAULT 0;
+                    \(elementTracking)
+                    """)
             }
             // Later versions add their steps here, each `if found < N`.
             let existing = try elementColumns(connection)
@@ -288,9 +263,22 @@ enum DatabaseSchema {
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) \(columnType(field))")
             }
             try TypedColumns.retype(connection, for: Element.self)
-            // Another program dropped a trigger or emptied the counter: put back, so that every
-            // change is recorded again (a reader then behind reads the whole list once).
-            if try !isTracking(connection) { try remakeTracking(connection) }
+            // Another program dropped a trigger, index or log, or emptied the counter: put back,
+            // in a new stretch of changes every reader reads whole once (the edits made meanwhile
+            // were never recorded).
+            if try !isTracking(connection) {
+                try connection.execute(
+                    """
+                    DROP TRIGGER IF EXISTS elements_inserted;
+                    DROP TRIGGER IF EXISTS elements_updated;
+                    DROP TRIGGER IF EXISTS elements_deleted;
+                    DROP INDEX IF EXISTS elements_by_change;
+                    \(elementTracking)
+                    UPDATE change_counter SET last = last + 1, pruned = last + 1;
+                    INSERT OR REPLACE INTO change_log (counter, stamp)
+                        SELECT last, random() FROM change_counter;
+                    """)
+            }
             if try connection.integer("SELECT count(*) FROM change_counter") != 1 {
                 try remakeCounter(connection)
             }

@@ -15,12 +15,6 @@ typealias DatabaseChanges<Element: SQLiteListElement> = RowChanges<Element, SQLi
 
 /// Taking in other programs' commits: what changed since the last change the store has.
 extension ListDatabase {
-    /// How many changed rows a look reads one by one; past that, reading the whole list is
-    /// cheaper than placing each row.
-    static var rowsReadOneByOne: Int { 20_000 }
-    /// How many rows before a changed row a look names, for placing it.
-    static var predecessorsNamed: Int { 4 }
-
     /// What another connection committed since the last look (`nil` if nothing), read in one
     /// transaction with the schema check: a file unmade between the two is never read as a list
     /// with every row deleted.
@@ -28,36 +22,25 @@ extension ListDatabase {
         Result { () throws(PersistenceError) in
             let connection = try connected()
             let version = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
-            guard version != seenDataVersion else { return nil }
-            let seen = seenChange
-            let stamp = seenStamp
+            guard version != mark.dataVersion else { return nil }
             let found = try sqliteCall {
-                try connection.reading { () throws -> DatabaseChanges<Element>? in
-                    try changes(after: seen, stamped: stamp, in: connection, dataVersion: version)
-                }
+                try connection.reading { try changes(in: connection, dataVersion: version) }
             }
             // Nothing of the list's changed (a commit to another table): nothing to take in.
-            if found == nil { seenDataVersion = version }
+            if found == nil { mark.dataVersion = version }
             return found
         }
     }
 
-    /// Records that the store took in the changes through `mark`.
-    ///
-    /// The next look reads what came after: exactly its change, even below the last one seen,
-    /// since a copy restored in place took the counter back, and the commits that bring it up
-    /// are new.
-    func tookIn(_ mark: SQLiteMark) {
-        seenChange = mark.through
-        seenStamp = mark.stamp
-        seenDataVersion = mark.dataVersion
-    }
+    /// Records that the store took in the changes through `mark`: the next look reads what came
+    /// after, even below the last change seen (a copy restored in place took the counter back).
+    func tookIn(_ mark: SQLiteMark) { self.mark = mark }
 
-    /// The changes after `seen`, inside a read transaction.
-    private func changes(
-        after seen: Int64, stamped stamp: Int64?, in connection: SQLiteConnection,
-        dataVersion: Int64
-    ) throws -> DatabaseChanges<Element>? {
+    /// The changes after the last one seen, inside a read transaction.
+    private func changes(in connection: SQLiteConnection, dataVersion: Int64) throws
+        -> DatabaseChanges<Element>?
+    {
+        let (seen, stamp) = (mark.through, mark.stamp)
         // Unmade by another program (version cleared, a column or table gone): told before any
         // row is read.
         let stored = try DatabaseSchema.storedVersion(connection, path: path)
@@ -83,8 +66,7 @@ extension ListDatabase {
         }
         // The file still holds the history the store has: a copy restored in place and edited
         // since holds another stamp at the change last seen, or none.
-        let stampAtSeen = seen > 0 ? try DatabaseSchema.stamp(of: seen, in: connection) : nil
-        let historyKept = seen <= 0 || stampAtSeen == stamp
+        let historyKept = try seen <= 0 || DatabaseSchema.stamp(of: seen, in: connection) == stamp
         guard last != seen || !historyKept else { return nil }
         var changes = DatabaseChanges<Element>(
             mark: SQLiteMark(
@@ -92,27 +74,28 @@ extension ListDatabase {
                 dataVersion: dataVersion))
         let changedRows =
             try connection.integer(
-                "SELECT count(*) FROM elements WHERE row_change > ?", .integer(seen)) ?? 0
+                "SELECT count(*) FROM elements WHERE row_change > ?", [.integer(seen)]) ?? 0
         // Fallen behind the tombstones kept (or the counter went back: a file put back), or most
         // of the list changed: the whole list, once.
         if !historyKept || seen < pruned || last < seen || changedRows > Self.rowsReadOneByOne {
-            let decoded = try RowDecoder<Element>.readAll(connection)
+            let decoded = try StoredRows.readAll(connection, for: Element.self)
             changes.whole = (decoded.list.elements, decoded.problems.map(\.reason))
             return changes
         }
         let rows = try StoredRows.read(connection, for: Element.self, changedAfter: seen)
-        for (index, row) in RowDecoder<Element>.each(rows).enumerated() {
-            let place = rows.places[index]
+        let fields = ContiguousArray(Element.fields)
+        for (row, place) in rows.places.enumerated() {
             let before = try connection.strings(
                 "SELECT id FROM elements WHERE rank <= ?1 AND NOT (rank = ?1 AND rowid >= ?2) ORDER BY rank DESC, rowid DESC LIMIT \(Self.predecessorsNamed)",
-                .integer(place.rank), .integer(place.rowid))
+                [.integer(place.rank), .integer(place.rowid)])
+            let (element, problem) = Element.decoded(row: row, of: rows.batch, fields: fields)
             changes.rows.append(
                 ChangedRow(
-                    element: row.element, problem: row.problem,
+                    element: element, problem: problem,
                     predecessors: before.compactMap { Element.id(stored: $0) }))
         }
         changes.deleted = try connection.strings(
-            "SELECT id FROM tombstones WHERE row_change > ?", .integer(seen)
+            "SELECT id FROM tombstones WHERE row_change > ?", [.integer(seen)]
         ).compactMap { Element.id(stored: $0) }
         return changes
     }
@@ -135,9 +118,5 @@ extension ListDatabase: RowDatabase {
     }
 
     /// Makes the next look read the whole list, whatever its counter says.
-    func readWholeListNext() {
-        seenChange = -1
-        seenStamp = nil
-        seenDataVersion = -1
-    }
+    func readWholeListNext() { mark = SQLiteMark(through: -1, stamp: nil, dataVersion: -1) }
 }

@@ -4,17 +4,13 @@ import MVCListStore
 
 /// Writing: one edit a transaction, and whole new databases.
 extension ListDatabase {
-    /// Writes one edit in a transaction of its own, durably, merged with the stored row by the
-    /// rule every adapter asks (``/MVCListStore/ElementMerge``); returns what to tell of another
-    /// program's edits it met, and whether the row now differs from the edit's (then the store
-    /// takes the row in at the next look).
+    /// Writes one edit in a transaction of its own, as ``/MVCListStore/RowDatabase`` asks.
     func write(_ write: RowWrite<Element>) throws(PersistenceError)
         -> (notices: [String], differs: Bool)
     {
         let connection = try connected()
         if let readOnlyReason { throw .unwritable(path: path, reason: readOnlyReason) }
         if let waitingUntil { connection.setBusyWait(max(.zero, waitingUntil - .now)) }
-        let seen = seenChange
         let (outcome, before, after, stamp) = try sqliteCall(writing: true) {
             try connection.writing {
                 () throws -> (ElementMerge<Element>.Outcome, Int64, Int64, Int64?) in
@@ -34,8 +30,8 @@ extension ListDatabase {
         }
         // No other program committed since the store last caught up, and the row is as this
         // process has it: the store has this change too. Otherwise the next look reads it.
-        if before == seen, outcome.element == write.ours {
-            (seenChange, seenStamp) = (after, stamp)
+        if before == mark.through, outcome.element == write.ours {
+            (mark.through, mark.stamp) = (after, stamp)
         }
         return (outcome.notices, outcome.element != write.ours)
     }
@@ -49,7 +45,7 @@ extension ListDatabase {
     /// Writes `elements` as a new database at `url`, never over a file already there: a write
     /// that fails part-way leaves nothing at `url`.
     static func create(_ elements: [Element], at given: URL) async throws(PersistenceError) {
-        let url = followingLinks(given)
+        let url = SymbolicLinks.target(of: given, hops: SymbolicLinks.sqliteHops) ?? given
         // Made empty first, and only if nothing is there: SQLite then opens it as a new database.
         let failure = makeNewFile(at: url.path)
         guard failure == 0 else {
@@ -90,46 +86,26 @@ extension ListDatabase {
     private func apply(_ write: RowWrite<Element>, in connection: SQLiteConnection) throws
         -> ElementMerge<Element>.Outcome
     {
-        let stored = Element.storedText(of: write.change.element.id)
-        let key = SQLiteValue.text(stored)
+        let key = SQLiteValue.text(write.key)
         let (outcome, steps) = write.plan(stored: try storedRow(key, in: connection))
-        let place = {
-            guard
-                let rank = try RowRank.placing(
-                    stored, after: write.predecessor.map(Element.storedText),
-                    before: write.successor.map(Element.storedText),
-                    in: SQLiteRanks(connection: connection))
-            else {
-                throw PersistenceError.unwritable(
-                    path: self.path, reason: "no room for a rank after renumbering")
-            }
-            return rank
-        }
+        let place = { try write.rank(in: SQLiteRanks(connection: connection), place: self.path) }
         for step in steps {
             switch step {
-            case .delete: try connection.run("DELETE FROM elements WHERE id = ?", key)
+            case .delete: try connection.run("DELETE FROM elements WHERE id = ?", [key])
             case .insert(let element): try insert(element, rank: try place(), connection)
             case .update(let element):
-                try connection.rows(
-                    updateStatement,
-                    [key] + Element.fields.map { DatabaseSchema.stored($0, in: element) },
-                    columns: 0
-                ) { _ in }
+                try connection.run(updateStatement, [key] + DatabaseSchema.stored(element))
             case .rank:
                 try connection.run(
-                    "UPDATE elements SET rank = ? WHERE id = ?", .integer(try place()), key)
+                    "UPDATE elements SET rank = ? WHERE id = ?", [.integer(try place()), key])
             }
         }
         return outcome
     }
 
     private func insert(_ element: Element, rank: Int64, _ connection: SQLiteConnection) throws {
-        try connection.rows(
-            insertStatement,
-            [.text(Element.storedText(of: element.id)), .integer(rank)]
-                + Element.fields.map { DatabaseSchema.stored($0, in: element) },
-            columns: 0
-        ) { _ in }
+        let id = SQLiteValue.text(Element.storedText(of: element.id))
+        try connection.run(insertStatement, [id, .integer(rank)] + DatabaseSchema.stored(element))
     }
 
     /// The stored row with `key`: `nil` if there is none, `.some(nil)` if it cannot be read or
@@ -140,7 +116,7 @@ extension ListDatabase {
         let fields = ContiguousArray(Element.fields)
         var found: Element?? = nil
         try connection.rows(
-            "SELECT id, \(fields.map { DatabaseSchema.reading($0, column: DatabaseSchema.quoted($0.name)) }.joined(separator: ", ")) FROM elements WHERE id = ?",
+            "SELECT id, \(fields.map(DatabaseSchema.reading).joined(separator: ", ")) FROM elements WHERE id = ?",
             [key], columns: fields.count + 1
         ) { row in
             var problem: String?
@@ -157,17 +133,14 @@ private struct SQLiteRanks: StoredRanks {
     let connection: SQLiteConnection
 
     func rank(of key: String) throws -> Int64? {
-        try connection.integer("SELECT rank FROM elements WHERE id = ?", .text(key))
+        try connection.integer("SELECT rank FROM elements WHERE id = ?", [.text(key)])
     }
 
     func nearest(to rank: Int64, upward: Bool, excluding excluded: [String]) throws -> Int64? {
         let marks = Array(repeating: "?", count: excluded.count).joined(separator: ", ")
-        var found: Int64?
-        try connection.rows(
+        return try connection.integer(
             "SELECT rank FROM elements WHERE rank \(upward ? ">=" : "<=") ? AND id NOT IN (\(marks)) ORDER BY rank\(upward ? "" : " DESC") LIMIT 1",
-            [.integer(rank)] + excluded.map { .text($0) }, columns: 1
-        ) { found = $0[0].flatMap { Int64($0) } }
-        return found
+            [.integer(rank)] + excluded.map { .text($0) })
     }
 
     func renumber() throws {
@@ -176,7 +149,7 @@ private struct SQLiteRanks: StoredRanks {
         for (position, id) in ids.enumerated() {
             try connection.run(
                 "UPDATE elements SET rank = ? WHERE id = ?",
-                .integer(start + Int64(position) * RowRank.gap), .text(id))
+                [.integer(start + Int64(position) * RowRank.gap), .text(id)])
         }
     }
 }

@@ -22,13 +22,9 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
     private(set) var readOnlyReason: String?
-    /// `PRAGMA data_version` when the list was last read.
-    var seenDataVersion: Int64 = -1
-    /// The last change (`change_counter.last`) the store has: every change up to it, another
-    /// program's or this one's, is in the store's list.
-    var seenChange: Int64 = 0
-    /// The change log's stamp for `seenChange`: the history the store has (`nil`: none kept).
-    var seenStamp: Int64?
+    /// Where the next look starts: the last change the store has (every change up to it, another
+    /// program's or this one's, is in the store's list), its stamp, and the last `data_version`.
+    var mark = SQLiteMark(through: 0, stamp: nil, dataVersion: -1)
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
         let columns = ["id", "rank"] + Element.fields.map { DatabaseSchema.quoted($0.name) }
@@ -47,14 +43,13 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// Describes the database at `url`; nothing is opened yet.
     init(url: URL, busyWait: Duration = SQLitePersistence<Element>.defaultBusyWait) {
-        self.url = Self.followingLinks(url)
+        // Past SQLite's limit, `url` itself, which SQLite then refuses to open.
+        self.url = SymbolicLinks.target(of: url, hops: SymbolicLinks.sqliteHops) ?? url
         path = self.url.path
         self.busyWait = busyWait
         lockWait = busyWait
         executor = QueueExecutor(label: "MVCSQLiteStore.\(url.lastPathComponent)")
     }
-
-    // MARK: Opening and closing
 
     /// Opens the database (creating it if there is no file) and reads the whole list.
     func open() throws(PersistenceError) -> EditableList<Element> {
@@ -70,7 +65,7 @@ actor ListDatabase<Element: SQLiteListElement> {
         let (connection, immutable) = try sqliteCall { try connect(readOnly: false) }
         // Taken before the rows are read: a commit made from here on is seen by the first look.
         let dataVersion = try sqliteCall { try connection.integer("PRAGMA data_version") ?? 0 }
-        let read = try read(connection, refusingBrokenRows: true)
+        let read = try read(connection)
         // Read-only: nothing migrated, the list shown, and each edit told why it is not saved.
         if immutable || connection.isReadOnly {
             readOnlyReason =
@@ -87,30 +82,24 @@ actor ListDatabase<Element: SQLiteListElement> {
             }
         }
         self.connection = connection
-        seenDataVersion = dataVersion
-        seenChange = read.lastChange
-        seenStamp = read.stamp
+        mark = SQLiteMark(through: read.lastChange, stamp: read.stamp, dataVersion: dataVersion)
         return read.list
     }
 
     /// The list in the file, read without writing anything.
     func readOnly() throws(PersistenceError) -> [Element] {
         let connection = try sqliteCall { try connect(readOnly: true) }.0
-        return try read(connection, refusingBrokenRows: true).list.elements
+        return try read(connection).list.elements
     }
 
-    /// The schema version, the last change and every row, read in one transaction and decoded,
-    /// with the rows that break a rule; `refusingBrokenRows`, the first such row refuses the file.
-    func read(_ connection: SQLiteConnection, refusingBrokenRows: Bool)
-        throws(PersistenceError)
-        -> (
-            version: Int64, lastChange: Int64, stamp: Int64?, list: EditableList<Element>,
-            problems: [String]
-        )
+    /// The schema version, the last change and every row, read in one transaction and decoded;
+    /// the first row that breaks a rule refuses the file.
+    func read(_ connection: SQLiteConnection) throws(PersistenceError)
+        -> (version: Int64, lastChange: Int64, stamp: Int64?, list: EditableList<Element>)
     {
         let (version, lastChange, stamp, decoded) = try sqliteCall {
             try connection.reading {
-                () throws -> (Int64, Int64, Int64?, RowDecoder<Element>.Decoded) in
+                () throws -> (Int64, Int64, Int64?, StoredRows.Decoded<Element>) in
                 let version = try DatabaseSchema.check(connection, for: Element.self, path: path)
                 guard version > 0 else { return (version, 0, nil, (EditableList(), [])) }
                 let last =
@@ -121,13 +110,13 @@ actor ListDatabase<Element: SQLiteListElement> {
                     try connection.integer(
                         "SELECT count(*) FROM sqlite_master WHERE name = 'change_log'") == 1
                 let stamp = hasLog ? try DatabaseSchema.stamp(of: last, in: connection) : nil
-                return (version, last, stamp, try RowDecoder<Element>.readAll(connection))
+                return (version, last, stamp, try StoredRows.readAll(connection, for: Element.self))
             }
         }
-        if refusingBrokenRows, let problem = decoded.problems.first {
+        if let problem = decoded.problems.first {
             throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
         }
-        return (version, lastChange, stamp, decoded.list, decoded.problems.map(\.reason))
+        return (version, lastChange, stamp, decoded.list)
     }
 
     func close() { connection = nil }  // lets go of the connection
@@ -139,18 +128,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         waitingUntil = .now + patience
     }
 
-    // MARK: Helpers
-
-    /// The file `url` leads to, as SQLite finds it, a link to a file not made yet included; past
-    /// SQLite's limit, `url` itself, which SQLite then refuses to open.
-    static func followingLinks(_ url: URL) -> URL {
-        SymbolicLinks.target(of: url, hops: SymbolicLinks.sqliteHops) ?? url
-    }
-
-    /// A connection, and whether it is `immutable` (where SQLite cannot make the log's index).
-    ///
-    /// On a read-only disk, or in a folder this user may not write, the file is read as it is
-    /// now (later commits of another user are not seen), unless its log holds commits.
+    /// A connection, and whether it is `immutable`: on a read-only disk, or in a folder this user
+    /// may not write, the file as it is now (later commits are not seen), unless its log has any.
     private func connect(readOnly: Bool) throws -> (SQLiteConnection, immutable: Bool) {
         let connection = try SQLiteConnection(path: path, busyWait: busyWait, readOnly: readOnly)
         do {

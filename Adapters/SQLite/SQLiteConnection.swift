@@ -39,8 +39,7 @@ final class SQLiteConnection {
     {
         // SQLite names a companion `name-journal`: refused before any file is made.
         let name = path.split(separator: "/").last?.utf8.count ?? 0
-        // The longest name a folder holds, in bytes: the system's `NAME_MAX`.
-        let limit = Int(NAME_MAX)
+        let limit = Int(NAME_MAX)  // The longest name a folder holds, in bytes.
         if !readOnly, name + 8 > limit {
             throw SQLiteError(
                 code: SQLITE_CANTOPEN,
@@ -111,19 +110,19 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql`, a statement that returns no rows, with `values` bound to its parameters.
-    func run(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) {
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         try rows(sql, values, columns: 0) { _ in }
     }
 
     /// The first column of every row `sql` returns, as text.
-    func strings(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> [String] {
+    func strings(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [String] {
         var result: [String] = []
         try rows(sql, values, columns: 1) { result.append($0[0] ?? "") }
         return result
     }
 
     /// The first column of the first row `sql` returns, as an integer; `nil` if it returns none.
-    func integer(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> Int64? {
+    func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
         var result: Int64?
         try rows(sql, values, columns: 1) { row in result = result ?? row[0].flatMap { Int64($0) } }
         return result

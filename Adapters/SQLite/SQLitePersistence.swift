@@ -8,12 +8,11 @@ import MVCTracing
 ///
 /// One worker, one thing at a time, writes each edit in a transaction of its own, in order
 /// (``saveStatus`` is `.pending` until all are in; a failed write stays queued, and is tried
-/// again), merged with the stored row by ``/MVCListStore/ElementMerge`` when another program changed
-/// it; and every poll interval asks SQLite whether another connection committed, then reads only
-/// the rows and tombstones changed after the last change the store has, and hands them to the
-/// store. The worker is the one the PostgreSQL adapter runs too; this class adds the file and the
-/// poll. Deleting, renaming or overwriting the open database, or giving it a second name, is out
-/// of SQLite's contract: not detected.
+/// again), merged with the stored row by ``/MVCListStore/ElementMerge`` when another program
+/// changed it; and every poll interval asks SQLite whether another connection committed, then
+/// hands the store only the rows and tombstones changed after the last change it has. Deleting,
+/// renaming or overwriting the open database, or giving it a second name, is out of SQLite's
+/// contract: not detected.
 @MainActor
 public final class SQLitePersistence<Element: SQLiteListElement>: ListPersistence {
     /// Where saving stands: `.pending` while edits wait to be written.

@@ -1,10 +1,8 @@
 import MVCElements
 
-/// Each field's column declared by what the field holds.
-///
-/// The type follows ``/MVCElements/ElementField/ValueKind``: `INTEGER`, `REAL`, `BOOLEAN` or `TEXT`,
-/// so that another program sorts and sums a number as a number. SQLite cannot change a column's type in place, so a table made before (every column
-/// `TEXT`) is rebuilt once, inside the migration's write transaction.
+/// Each field's column declared by its kind (`DatabaseSchema.columnType`): SQLite cannot change a
+/// column's type in place, so a table made before (every column `TEXT`) is rebuilt once, inside
+/// the migration's write transaction.
 enum TypedColumns {
     /// The described fields whose column is declared with another type than their kind asks.
     static func mistyped<Element: SQLiteListElement>(
@@ -66,11 +64,9 @@ enum TypedColumns {
             """)
     }
 
-    /// Whether the elements table is as this program makes it: its columns, constraints, indexes.
-    ///
-    /// Only such a table is rebuilt, since a rebuild cannot carry what `table_info`
-    /// does not show (another program's `CHECK`, `UNIQUE`, `COLLATE` or generated column). Any
-    /// other keeps its declared types; a value is still written by its field's kind, and read back.
+    /// Whether the elements table's columns, constraints and indexes are this program's, the only
+    /// table rebuilt (a rebuild cannot carry what `table_info` does not show: another program's
+    /// `CHECK`, `UNIQUE`, `COLLATE` or generated column); any other keeps its declared types.
     private static func isOnlyThisProgramsTable<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> Bool {

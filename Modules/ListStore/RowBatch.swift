@@ -110,18 +110,10 @@ final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
         let fields = ContiguousArray(Element.fields)
         var part: Part = ([], [])
         part.elements.reserveCapacity(batch.ids.count)
-        var problem: String?
         for row in batch.ids.indices {
-            if !batch.mistyped.isEmpty, let reason = batch.mistyped[row] {
-                part.problems.append(
-                    (first + row + 1, "\(Element.noun) \(batch.ids[row]): \(reason)"))
-            } else if let element = Element.decoded(
-                key: batch.ids[row], texts: batch.texts, from: row * fields.count, fields: fields,
-                problem: &problem)
-            {
-                part.elements.append(element)
-            } else {
-                part.problems.append((first + row + 1, problem ?? "it cannot be read"))
+            switch Element.decoded(row: row, of: batch, fields: fields) {
+            case (let element?, _): part.elements.append(element)
+            case (nil, let problem): part.problems.append((first + row + 1, problem ?? ""))
             }
         }
         return part

@@ -73,3 +73,11 @@ package protocol RowDatabase<Element>: Actor {
     /// Lets go of the connection.
     func close()
 }
+
+extension RowDatabase {
+    /// How many changed rows a look reads one by one; past that, reading the whole list is
+    /// cheaper than placing each row.
+    package static var rowsReadOneByOne: Int { 20_000 }
+    /// How many rows before a changed row a look names, for placing it.
+    package static var predecessorsNamed: Int { 4 }
+}

@@ -78,4 +78,19 @@ extension RowListElement {
         }
         return element
     }
+
+    /// Row `row` of `batch` as an element, or why it cannot be taken in.
+    @inlinable
+    package static func decoded(
+        row: Int, of batch: RowBatch, fields: ContiguousArray<ElementField<Self>>
+    ) -> (element: Self?, problem: String?) {
+        if !batch.mistyped.isEmpty, let reason = batch.mistyped[row] {
+            return (nil, "\(noun) \(batch.ids[row]): \(reason)")
+        }
+        var problem: String?
+        let element = decoded(
+            key: batch.ids[row], texts: batch.texts, from: row * fields.count, fields: fields,
+            problem: &problem)
+        return (element, element == nil ? problem ?? "it cannot be read" : nil)
+    }
 }

@@ -141,3 +141,24 @@ extension RowRank {
         return nil
     }
 }
+
+extension RowWrite where Element: RowListElement {
+    /// The stored id of the row the edit writes.
+    package var key: String { Element.storedText(of: change.element.id) }
+
+    /// The rank that puts the edit's row among its neighbours (``RowRank/placing(_:after:before:in:)``).
+    ///
+    /// - Throws: `PersistenceError.unwritable` naming `place` if there is no room even after
+    ///   renumbering.
+    package func rank(in ranks: some StoredRanks, place: String) throws -> Int64 {
+        guard
+            let rank = try RowRank.placing(
+                key, after: predecessor.map(Element.storedText),
+                before: successor.map(Element.storedText), in: ranks)
+        else {
+            throw PersistenceError.unwritable(
+                path: place, reason: "no room for a rank after renumbering")
+        }
+        return rank
+    }
+}
