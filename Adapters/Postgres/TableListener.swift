@@ -2,6 +2,10 @@ import CPostgres
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Listens for a list's notifications (`LISTEN "mvclayers.<table>"`) on a connection of its own,
 /// on a thread of its own, and calls `heard` for each batch; and once each time it (re)connects,
 /// since notifications sent while it was not listening are lost: the look that follows reads
@@ -13,9 +17,10 @@ final class TableListener: Sendable {
     private let heard: @Sendable () -> Void
     private let isOwn: @Sendable (Int32) -> Bool
     private let stopped = Atomic(false)
-    /// Signalled, and set, when the thread has ended.
+    /// The listening thread, until ``stopAndWait()`` joins it (or its end detaches it).
+    private let thread = Mutex<pthread_t?>(nil)
+    /// Signalled when `listen()` has returned (the thread's end follows at once).
     private let ended = DispatchSemaphore(value: 0)
-    private let hasEnded = Atomic(false)
 
     /// Listens for `location`'s notifications; `isOwn` tells a commit of this client's own (by
     /// its server process), which sends no look.
@@ -28,28 +33,53 @@ final class TableListener: Sendable {
         self.heard = heard
     }
 
+    /// A thread never joined is detached, so that it is freed when it ends.
+    deinit {
+        if let running = thread.withLock({ $0.take() }) { pthread_detach(running) }
+    }
+
     /// Starts listening; call ``stop()`` to end (the thread ends within a twentieth of a second).
+    ///
+    /// A POSIX thread, not a Foundation `Thread`, so that ``stopAndWait()`` can join it: a
+    /// thread has not ended until its thread-specific data's destructors ran, and libpq's
+    /// (OpenSSL's per-thread state, made by the SCRAM login) freed memory that `exit()`'s
+    /// `OPENSSL_cleanup` frees too, a double free that aborted a sample at exit now and then.
     func start() {
-        let thread = Thread { [self] in
-            listen()
-            hasEnded.store(true, ordering: .releasing)
-            ended.signal()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var made = pthread_t()
+        let result = pthread_create(
+            &made, nil,
+            { context in
+                guard let context else { return nil }
+                let listener = Unmanaged<TableListener>.fromOpaque(context).takeRetainedValue()
+                listener.listen()
+                listener.ended.signal()
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<TableListener>.fromOpaque(context).release()
+            return
         }
-        thread.name = "MVCPostgresStore listener"
-        thread.start()
+        thread.withLock { $0 = made }
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    /// Stops listening, and returns once the thread has ended (or after a second, if it is in
-    /// the middle of connecting): a program that exits next must not pull libpq out from under
-    /// the thread, which crashed a sample at exit now and then.
+    /// Stops listening, and returns once the thread has ended, its thread-specific data freed (or
+    /// after a second, if it is in the middle of connecting): a program that exits next must not
+    /// pull libpq or OpenSSL out from under the thread, which crashed a sample at exit now and
+    /// then.
     func stopAndWait() async {
         stop()
-        guard !hasEnded.load(ordering: .acquiring) else { return }
+        guard let running = thread.withLock({ $0.take() }) else { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [self] in
-                _ = ended.wait(timeout: .now() + 1)
+                // Joined only once `listen()` returned: a connection under way is not waited for.
+                if ended.wait(timeout: .now() + 1) == .success {
+                    pthread_join(running, nil)
+                } else {
+                    pthread_detach(running)
+                }
                 done.resume()
             }
         }
