@@ -14,9 +14,9 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     public private(set) var elements: [Element]
     /// The position of each element, by id; exact for the ids listed, correct as a position
     /// only below ``validPositions``.
-    private var positions: [Element.ID: Int]
+    @usableFromInline var positions: [Element.ID: Int]
     /// Positions below this are correct in ``positions``; at and above it they may be stale.
-    private var validPositions: Int
+    @usableFromInline var validPositions: Int
 
     /// Creates a list holding `elements`; of several with one id, the first is kept (a file with
     /// such rows is refused before it gets here).
@@ -84,6 +84,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     /// The position of the element with `id`, if it is in the list.
     ///
     /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move.
+    @inlinable
     public mutating func index(of id: Element.ID) -> Int? {
         guard let position = positions[id] else { return nil }
         if position < validPositions { return position }
@@ -190,7 +191,8 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     private static var renumberedAtOnce: Int { 4_096 }
 
     /// Records the positions of the elements in `first...last` after they shifted.
-    private mutating func renumber(from first: Int, through last: Int) {
+    @usableFromInline
+    mutating func renumber(from first: Int, through last: Int) {
         guard first <= last else { return }
         for position in first...last { positions[elements[position].id] = position }
     }

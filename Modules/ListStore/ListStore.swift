@@ -30,7 +30,7 @@ public final class ListStore<Element: ListElement> {
     /// editor's save met a change made elsewhere to the same field.
     public var notice: ReadOnlyProperty<ListStoreNotice?> { noticeProperty.readOnly }
     let noticeProperty = ObservableProperty<ListStoreNotice?>(nil)
-    var list: EditableList<Element>
+    @usableFromInline var list: EditableList<Element>
     var history = UndoHistory<ListEdit<Element>>()
     let persistence: (any ListPersistence<Element>)?
     let tracer: HopTracer
@@ -148,6 +148,7 @@ public final class ListStore<Element: ListElement> {
     ///   ``ListStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id;
     ///   ``ListStoreError/brokenRule(_:)`` if it breaks the model's rules.
     /// - Complexity: O(1).
+    @inlinable
     public func replace(_ id: Element.ID, with newVersion: Element)
         throws(ListStoreError<Element>)
     {
@@ -189,6 +190,7 @@ public final class ListStore<Element: ListElement> {
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
     @discardableResult
+    @usableFromInline
     func perform(
         _ edit: ListEdit<Element>, title: String?, checkedAt checked: Int? = nil
     ) -> Bool {
