@@ -148,8 +148,7 @@ public final class ListStore<Element: ListElement> {
     ///   ``ListStoreError/mismatchedID(expected:found:)`` if `newVersion` has another id;
     ///   ``ListStoreError/brokenRule(_:)`` if it breaks the model's rules.
     /// - Complexity: O(1).
-    @inlinable
-    public func replace(_ id: Element.ID, with newVersion: Element)
+    @inlinable public func replace(_ id: Element.ID, with newVersion: Element)
         throws(ListStoreError<Element>)
     {
         guard newVersion.id == id else { throw .mismatchedID(expected: id, found: newVersion.id) }
@@ -189,8 +188,7 @@ public final class ListStore<Element: ListElement> {
     /// which has none), saves and publishes.
     ///
     /// - Returns: Whether the edit fit the list (an undo may not, after a merge).
-    @discardableResult
-    @usableFromInline
+    @discardableResult @usableFromInline
     func perform(
         _ edit: ListEdit<Element>, title: String?, checkedAt checked: Int? = nil
     ) -> Bool {
