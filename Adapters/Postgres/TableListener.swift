@@ -21,6 +21,8 @@ final class TableListener: Sendable {
     private let thread = Mutex<pthread_t?>(nil)
     /// Signalled when `listen()` has returned (the thread's end follows at once).
     private let ended = DispatchSemaphore(value: 0)
+    /// Entered while a call of ``stopAndWait()`` joins the thread.
+    private let joining = DispatchGroup()
 
     /// Listens for `location`'s notifications; `isOwn` tells a commit of this client's own (by
     /// its server process), which sends no look.
@@ -46,21 +48,26 @@ final class TableListener: Sendable {
     /// `OPENSSL_cleanup` frees too, a double free that aborted a sample at exit now and then.
     func start() {
         let context = Unmanaged.passRetained(self).toOpaque()
-        var made = pthread_t()
-        let result = pthread_create(
-            &made, nil,
-            { context in
-                guard let context else { return nil }
-                let listener = Unmanaged<TableListener>.fromOpaque(context).takeRetainedValue()
-                listener.listen()
-                listener.ended.signal()
-                return nil
-            }, context)
+        #if canImport(Darwin)
+            var made: pthread_t?
+            let result = pthread_create(&made, nil, { TableListener.run($0) }, context)
+        #else
+            var made = pthread_t()
+            let result = pthread_create(&made, nil, { $0.flatMap(TableListener.run) }, context)
+        #endif
         guard result == 0 else {
             Unmanaged<TableListener>.fromOpaque(context).release()
             return
         }
         thread.withLock { $0 = made }
+    }
+
+    /// The thread's body: `context` is the listener, retained for the thread.
+    private static func run(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        let listener = Unmanaged<TableListener>.fromOpaque(context).takeRetainedValue()
+        listener.listen()
+        listener.ended.signal()
+        return nil
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
@@ -69,16 +76,27 @@ final class TableListener: Sendable {
     /// after a second, if it is in the middle of connecting): a program that exits next must not
     /// pull libpq or OpenSSL out from under the thread, which crashed a sample at exit now and
     /// then.
+    ///
+    /// A second call while the first joins waits for that join.
     func stopAndWait() async {
         stop()
-        guard let running = thread.withLock({ $0.take() }) else { return }
+        let running = thread.withLock { handle -> pthread_t? in
+            guard let taken = handle.take() else { return nil }
+            joining.enter()
+            return taken
+        }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [self] in
-                // Joined only once `listen()` returned: a connection under way is not waited for.
-                if ended.wait(timeout: .now() + 1) == .success {
-                    pthread_join(running, nil)
+                if let running {
+                    // Joined once `listen()` returned: a connection under way is not waited for.
+                    if ended.wait(timeout: .now() + 1) == .success {
+                        pthread_join(running, nil)
+                    } else {
+                        pthread_detach(running)
+                    }
+                    joining.leave()
                 } else {
-                    pthread_detach(running)
+                    _ = joining.wait(timeout: .now() + 2)
                 }
                 done.resume()
             }
@@ -95,13 +113,22 @@ final class TableListener: Sendable {
                     "LISTEN \(PostgresLocation.quoted("mvclayers." + location.table))"))
                     != nil
             else {
-                Thread.sleep(forTimeInterval: backoff)
+                pause(backoff)
                 backoff = min(backoff * 2, 2)
                 continue
             }
             backoff = 0.05
             heard()
             wait(on: connection)
+        }
+    }
+
+    /// Sleeps for `seconds`, or until ``stop()``, whichever comes first.
+    private func pause(_ seconds: Double) {
+        var left = seconds
+        while left > 0, !isStopped {
+            Thread.sleep(forTimeInterval: min(left, 0.05))
+            left -= 0.05
         }
     }
 

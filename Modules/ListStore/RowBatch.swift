@@ -18,18 +18,18 @@ public struct RowBatch: Sendable {
     /// An empty batch.
     public init() {}
 
-    /// An empty batch, with room for ``capacity`` rows of `fields` texts.
-    public init(fields: Int) {
+    /// An empty batch, with room for `capacity` rows of `fields` texts.
+    package init(fields: Int) {
         ids.reserveCapacity(Self.capacity)
         texts.reserveCapacity(Self.capacity * fields)
     }
 
     /// The rows a batch holds before it is handed over: enough to keep a core busy for a few
     /// milliseconds, few enough that the rows' text is never all held at once.
-    public static var capacity: Int { 20_000 }
+    package static var capacity: Int { 20_000 }
 
-    /// Whether the batch holds ``capacity`` rows, and is to be handed over.
-    public var isFull: Bool { ids.count >= Self.capacity }
+    /// Whether the batch holds `capacity` rows, and is to be handed over.
+    package var isFull: Bool { ids.count >= Self.capacity }
 }
 
 extension RowListElement {
@@ -41,9 +41,14 @@ extension RowListElement {
     ) rethrows -> (list: EditableList<Self>, problems: [(row: Int, reason: String)]) {
         let decoder = BatchDecoder<Self>()
         defer { decoder.waitForAll() }
+        let fields = Self.fields
         var rows = 0
         try reading { batch in
             let (batch, first) = (copy batch, rows)
+            precondition(
+                batch.texts.count == batch.ids.count * fields.count,
+                "a RowBatch of \(batch.ids.count) rows holds \(batch.texts.count) texts, not \(fields.count) a row"
+            )
             rows += batch.ids.count
             decoder.run { BatchDecoder.decoded(batch, first: first) }
         }

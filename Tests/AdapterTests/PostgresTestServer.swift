@@ -62,7 +62,8 @@ final class PrivateServer {
         while true {
             let port = Int.random(in: 21_000..<32_000)
             let environment = [
-                "MVCLAYERS_POSTGRES_FOLDER": "/tmp/mvclayers-postgres-\(port)",
+                // A folder of its own: removing it after a failed start stops no other server.
+                "MVCLAYERS_POSTGRES_FOLDER": "/tmp/mvclayers-postgres-\(port)-\(UUID().uuidString)",
                 "MVCLAYERS_POSTGRES_PORT": String(port),
             ]
             do {
