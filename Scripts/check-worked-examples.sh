@@ -19,6 +19,8 @@ for diff in Documentation/Examples/*.diff; do
     git apply "$diff"
     trap 'git apply -R "$diff" 2>/dev/null || true' EXIT
     swift build --build-tests
+    # What the build wrote is written out first: a test's fsync would wait behind it.
+    sync
     # The whole suite, no filter: a change is checked whole (a test that spells the fields by hand
     # elsewhere would otherwise pass unseen).
     # A failed test is run again alone, once (Scripts/retry-failed-tests.sh says why).
