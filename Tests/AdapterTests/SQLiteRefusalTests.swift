@@ -57,6 +57,32 @@ struct SQLiteRefusalTests {
     }
 
     @Test(
+        "in a list read in several batches, the first broken row is named by its place in the whole list, and the rest open in order"
+    )
+    func brokenRowPastTheFirstBatch() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let rows = (1...45_001).map { Attraction(name: "row \($0)") }
+        try await SQLiteListFile.write(rows, to: url)
+        // Rows 43,211 and 20,001 (from 1), each in a batch after the first, are broken by hand.
+        try RawSQLite(url).execute(
+            "UPDATE elements SET id = CAST(id AS BLOB) WHERE name IN ('row 43211', 'row 20001')")
+
+        await #expect {
+            _ = try await AttractionStore.openDatabase(at: url)
+        } throws: { error in
+            guard case .brokenRule(_, let reason) = error as? PersistenceError else { return false }
+            return reason.hasPrefix("row 20001:") && reason.contains(rows[20_000].id.description)
+        }
+        try RawSQLite(url).execute("UPDATE elements SET id = CAST(id AS TEXT)")
+        let (store, persistence) = try await AttractionStore.openDatabase(
+            at: url, pollInterval: nil)
+        #expect(store.count == rows.count)
+        #expect(store.elements.map(\.id) == rows.map(\.id))
+        try await persistence.close()
+    }
+
+    @Test(
         "closing after writes that fail for another reason than a lock says why, and how many edits were not saved"
     )
     func closingAfterWritesFail() async throws {
