@@ -174,7 +174,13 @@ actor ListTable<Element: RowListElement> {
     ) {
         try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             let (through, _, epoch) = try counter(connection)
-            let (list, problems) = try Element.decodedRows { hand in
+            // A unique index of `id` alone (the primary key this program made) keeps each id
+            // once: the list is indexed after it is shown.
+            let keyed = try connection.run(
+                "SELECT count(*) FROM pg_index WHERE indrelid = $1::regclass AND indisunique AND indnkeyatts = 1 AND indpred IS NULL AND indkey[0] = (SELECT attnum FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'id')",
+                [table])
+            let distinct = (keyed.first?.first ?? nil).flatMap { Int($0) } ?? 0 > 0
+            let (list, problems) = try Element.decodedRows(distinctIDs: distinct) { hand in
                 try connection.rows(
                     "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id",
                     handing: hand)

@@ -34,12 +34,14 @@ struct StoredRows: Sendable {
     }
 
     /// The list the elements table holds, decoded batch by batch while it is read
-    /// (``/MVCListStore/RowListElement/decodedRows(reading:)``), with the broken rows.
+    /// (``/MVCListStore/RowListElement/decodedRows(distinctIDs:reading:)``), with the broken rows;
+    /// indexed after it is shown if `id` is the primary key, which keeps each id once.
     static func readAll<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> Decoded<Element> {
         let (fields, selected) = (Element.fields.count, try selected(connection, for: Element.self))
-        return try Element.decodedRows { hand in
+        let key = "SELECT group_concat(name) FROM pragma_table_info('elements') WHERE pk > 0"
+        return try Element.decodedRows(distinctIDs: try connection.strings(key) == ["id"]) { hand in
             var batch = RowBatch(fields: fields)
             // The rowid orders ranks set equal by hand: the rank index holds it; nothing is sorted.
             let sql = "\(selected) FROM elements ORDER BY rank, rowid"

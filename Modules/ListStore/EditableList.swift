@@ -9,14 +9,22 @@ public import MVCElements
 /// An insert, removal or move shifts the positions after it; instead of renumbering them at once
 /// (O(*n*) dictionary writes on every edit, far slower than the array's own shift), the list
 /// remembers from where its positions are stale and renumbers only when a lookup needs it.
+///
+/// A list made with ``init(distinctIDs:)`` (rows a database keeps each id of once) indexes its
+/// ids only when first asked, or when ``ListStore`` hands it the index it built on another thread:
+/// a long list is shown before its ids are indexed.
 public struct EditableList<Element: ListElement>: Sendable, Equatable {
     /// The elements, in the user's order.
     public private(set) var elements: [Element]
-    /// The position of each element, by id; exact for the ids listed, correct as a position
-    /// only below ``validPositions``.
+    /// The position of each element, by id (none until ``isIndexed``); exact for the ids listed,
+    /// correct as a position only below ``validPositions``.
     @usableFromInline var positions: [Element.ID: Int]
     /// Positions below this are correct in ``positions``; at and above it they may be stale.
     @usableFromInline var validPositions: Int
+    /// Whether the position of every id is kept; every edit and lookup by id indexes the list
+    /// first.
+    public var isIndexed: Bool { hasIndex }
+    @usableFromInline var hasIndex: Bool
 
     /// Creates a list holding `elements`; of several with one id, the first is kept (a file with
     /// such rows is refused before it gets here).
@@ -34,6 +42,61 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
         elements = kept
         self.positions = positions
         validPositions = kept.count
+        hasIndex = true
+    }
+
+    /// Creates a list holding `elements`, whose ids are known to be distinct (a database's
+    /// primary key keeps each once), not indexed until first needed.
+    ///
+    /// - Precondition: No two elements have one id; an id listed twice is found by the first
+    ///   of them only.
+    public init(distinctIDs elements: [Element]) {
+        self.elements = elements
+        positions = [:]
+        validPositions = 0
+        hasIndex = false
+    }
+
+    /// The position of each of `elements`' ids (the first, for an id listed twice): the index a
+    /// list of `elements` made with ``init(distinctIDs:)`` needs, built on any thread, and taken
+    /// by `adoptIndex(_:of:)`.
+    @inlinable
+    static func positions(of elements: [Element]) -> [Element.ID: Int] {
+        var positions: [Element.ID: Int] = [:]
+        positions.reserveCapacity(elements.count)
+        for index in elements.indices {
+            // One lookup: the position is stored, and the first put back if there was one.
+            var position = index
+            swap(&position, &positions[elements[index].id, default: index])
+            if position != index { positions[elements[index].id] = position }
+        }
+        return positions
+    }
+
+    /// Takes `index`, built by `positions(of:)` from `elements`, if the list is not indexed yet
+    /// and still holds that very array (the same storage, not merely equal elements); otherwise
+    /// leaves it.
+    ///
+    /// - Returns: Whether the index was taken.
+    @discardableResult
+    mutating func adoptIndex(_ index: [Element.ID: Int], of elements: [Element]) -> Bool {
+        let same = self.elements.withUnsafeBufferPointer { mine in
+            elements.withUnsafeBufferPointer { theirs in
+                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
+            }
+        }
+        guard !isIndexed, same, index.count <= elements.count else { return false }
+        (positions, validPositions, hasIndex) = (index, elements.count, true)
+        return true
+    }
+
+    /// Indexes every id now, if the list is not indexed yet.
+    @inlinable
+    mutating func indexIDs() {
+        guard !hasIndex else { return }
+        positions = Self.positions(of: elements)
+        validPositions = count
+        hasIndex = true
     }
 
     /// `elements` without a later one of an id already listed, and the position of each id.
@@ -76,16 +139,18 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
 
     /// Whether an element with `id` is in the list.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); O(*n*) while the list is not indexed.
     public func contains(_ id: Element.ID) -> Bool {
-        positions[id] != nil
+        isIndexed ? positions[id] != nil : elements.contains { $0.id == id }
     }
 
     /// The position of the element with `id`, if it is in the list.
     ///
-    /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move.
+    /// - Complexity: O(1), or O(*n*) for the first lookup after an insert, removal or move, or
+    ///   while the list is not indexed.
     @inlinable
     public mutating func index(of id: Element.ID) -> Int? {
+        indexIDs()
         guard let position = positions[id] else { return nil }
         if position < validPositions { return position }
         renumber(from: validPositions, through: count - 1)
@@ -115,6 +180,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     mutating func apply(_ edit: ListEdit<Element>, checkedAt checked: Int?)
         -> ListChange<Element>?
     {
+        indexIDs()
         switch edit {
         case .insert(let element, let index):
             guard !contains(element.id) else { return nil }

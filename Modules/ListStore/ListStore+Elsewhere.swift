@@ -136,6 +136,8 @@ extension ListStore {
             ) {
                 let merge = ListMerge.merge(base: base, ours: before.elements, theirs: fileVersion)
                 var after = before
+                // Indexed here, off the main actor, if it was opened unindexed.
+                after.indexIDs()
                 var changes: [ListChange<Element>] = []
                 for edit in ListDifference.changes(from: before.elements, to: merge.document) {
                     if let change = after.apply(edit) { changes.append(change) }

@@ -35,7 +35,7 @@ public final class ListStore<Element: ListElement> {
     let persistence: (any ListPersistence<Element>)?
     let tracer: HopTracer
     private var savingToken: ObservationToken?
-    var noticeCount = 0
+    var (noticeCount, indexing) = (0, Task<Void, Never>?.none)
 
     /// Creates a store holding `elements`.
     ///
@@ -51,8 +51,7 @@ public final class ListStore<Element: ListElement> {
         self.init(EditableList(elements), persistence: persistence, tracer: tracer)
     }
 
-    /// Creates a store holding `list`, built beforehand (for a long list, off the main actor:
-    /// indexing a million ids takes a while).
+    /// Creates a store holding `list`, built beforehand (a long list off the main actor).
     ///
     /// - Parameters:
     ///   - list: The list to start with.
@@ -68,6 +67,7 @@ public final class ListStore<Element: ListElement> {
         self.tracer = tracer
         savingToken = persistence.map(followSaving)
         persistence?.connect(to: self)
+        if !list.isIndexed { indexInBackground() }
     }
 
     // MARK: Reading

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 public import MVCElements
 
-/// Rows a database adapter read, handed to ``RowListElement/decodedRows(reading:)`` a batch at a
+/// Rows a database adapter read, handed to ``RowListElement/decodedRows(distinctIDs:reading:)`` a batch at a
 /// time, so the rows read so far are decoded while the next are read.
 ///
 /// Row *i* of the batch is `ids[i]` with the `fields.count` texts of `texts` from
@@ -37,7 +37,7 @@ extension RowListElement {
     /// why: see the requirement.
     @inlinable
     public static func decodedRows(
-        reading: (_ hand: (consuming RowBatch) -> Void) throws -> Void
+        distinctIDs: Bool, reading: (_ hand: (consuming RowBatch) -> Void) throws -> Void
     ) rethrows -> (list: EditableList<Self>, problems: [(row: Int, reason: String)]) {
         let decoder = BatchDecoder<Self>()
         defer { decoder.waitForAll() }
@@ -60,7 +60,9 @@ extension RowListElement {
             elements += part.elements
             problems += part.problems
         }
-        return (EditableList(elements), problems)
+        return (
+            distinctIDs ? EditableList(distinctIDs: elements) : EditableList(elements), problems
+        )
     }
 }
 

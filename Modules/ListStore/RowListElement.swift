@@ -16,18 +16,21 @@ public protocol RowListElement: ListElement {
     static var databaseKind: String { get }
     /// The text the database stores for `id`, read back by ``id(stored:)``.
     static func storedText(of id: ID) -> String
-    /// The id stored as `text`, or `nil` if it names none.
+    /// The id stored as `text`; `nil` if it names none, or if `text` is not exactly what
+    /// ``storedText(of:)`` writes for it (a row a later edit of that id would miss).
     static func id(stored text: String) -> ID?
     /// The list the rows `reading` hands over hold, decoded on the other cores while it reads,
     /// and the rows (from 1) that cannot be read or break a rule, and why.
     ///
-    /// `reading` calls its argument with each ``RowBatch`` of rows, in list order.
+    /// `reading` calls its argument with each ``RowBatch`` of rows, in list order. With
+    /// `distinctIDs` (the database's primary key keeps each id once), the list is made with
+    /// ``EditableList/init(distinctIDs:)``: its ids are indexed after it is shown, not before.
     ///
     /// Leave it to the default. It is a requirement only so that it is compiled for your type
     /// where the type conforms, not run through the type's conformances: that makes opening a
     /// long list several times faster.
     static func decodedRows(
-        reading: (_ hand: (consuming RowBatch) -> Void) throws -> Void
+        distinctIDs: Bool, reading: (_ hand: (consuming RowBatch) -> Void) throws -> Void
     ) rethrows -> (list: EditableList<Self>, problems: [(row: Int, reason: String)])
 }
 
@@ -39,15 +42,19 @@ extension RowListElement {
 extension RowListElement where ID: LosslessStringConvertible {
     /// The id's `description`.
     public static func storedText(of id: ID) -> String { id.description }
-    /// The id whose `description` is `text`.
-    public static func id(stored text: String) -> ID? { ID(text) }
+    /// The id whose `description` is `text`, exactly.
+    public static func id(stored text: String) -> ID? {
+        ID(text).flatMap { $0.description == text ? $0 : nil }
+    }
 }
 
 extension RowListElement where ID == UUID {
     /// The UUID's `uuidString`.
     public static func storedText(of id: ID) -> String { id.uuidString }
-    /// The UUID `text` spells.
-    public static func id(stored text: String) -> ID? { UUID(uuidString: text) }
+    /// The UUID whose `uuidString` is `text`, exactly.
+    public static func id(stored text: String) -> ID? {
+        UUID(uuidString: text).flatMap { $0.uuidString == text ? $0 : nil }
+    }
 }
 
 extension RowListElement {
@@ -58,8 +65,8 @@ extension RowListElement {
         key: String, texts: [String?], from start: Int,
         fields: ContiguousArray<ElementField<Self>>, problem: inout String?
     ) -> Self? {
-        // Written exactly as this code writes ids, or later edits would miss the row.
-        guard let id = Self.id(stored: key), storedText(of: id) == key else {
+        // Only an id written exactly as this code writes it: later edits would miss the row.
+        guard let id = Self.id(stored: key) else {
             let article = "aeiou".contains(noun.first ?? "x") ? "an" : "a"
             problem = "its id “\(key)” is not the id of \(article) \(noun), as written here"
             return nil

@@ -29,3 +29,83 @@ struct EditableListTests {
         #expect(list.index(of: Attraction(name: "Cluny").id) == nil)
     }
 }
+
+@Suite("A list whose ids are indexed after it is shown")
+struct UnindexedListTests {
+    /// Elements named by number, and the same edits applied to a list indexed at once and to
+    /// one made with distinct ids, whose ids are indexed at the first edit or lookup.
+    @Test(
+        "a list made with distinct ids is not indexed until asked, and then edits, finds and refuses as an indexed one",
+        arguments: [0, 1, 2, 3, 4])
+    func sameAsIndexed(firstEdit: Int) throws {
+        let elements = (0..<50).map { Attraction(name: "Place \($0)") }
+        var indexed = EditableList(elements)
+        var unindexed = EditableList(distinctIDs: elements)
+        #expect(!unindexed.isIndexed)
+        // Read without a lookup: no index is built.
+        #expect(unindexed.elements == elements)
+        #expect(unindexed.contains(elements[7].id))
+        #expect(!unindexed.contains(Attraction(name: "Cluny").id))
+        #expect(!unindexed.isIndexed)
+
+        let newcomer = Attraction(name: "Cluny")
+        let renamed = Attraction(id: elements[9].id, name: "Renamed", notes: "")
+        let edits: [ListEdit<Attraction>] = [
+            .insert(newcomer, at: 3), .remove(elements[20], at: 20),
+            .move(elements[30].id, from: 30, to: 2), .replace(old: elements[9], new: renamed),
+            .insert(elements[0], at: 0),  // refused: the id is listed
+        ]
+        for edit in edits[firstEdit...] + edits[..<firstEdit] {
+            #expect(unindexed.apply(edit) == indexed.apply(edit), "\(edit)")
+            #expect(unindexed.isIndexed)
+        }
+        #expect(unindexed.elements == indexed.elements)
+        for (position, element) in indexed.elements.enumerated() {
+            #expect(unindexed.index(of: element.id) == position)
+        }
+        #expect(unindexed.index(of: elements[20].id) == nil)
+    }
+}
+
+@MainActor
+@Suite("A store opened with a list whose ids are indexed after it is shown")
+struct StoreIndexingTests {
+    @Test("the index built on another thread finds every element where it is")
+    func indexArrives() async {
+        let elements = (0..<20_000).map { Attraction(name: "Place \($0)") }
+        let store = ListStore(EditableList(distinctIDs: elements))
+        await store.finishIndexing()
+
+        #expect(elements.indices.allSatisfy { store.position(of: elements[$0].id) == $0 })
+        #expect(store.element(withID: Attraction(name: "Cluny").id) == nil)
+    }
+
+    @Test(
+        "an edit made before the index arrives is found where it put things, and the late index is let go"
+    )
+    func editBeforeTheIndex() async throws {
+        let elements = (0..<20_000).map { Attraction(name: "Place \($0)") }
+        let store = ListStore(EditableList(distinctIDs: elements))
+        let first = Attraction(name: "Cluny")
+        // Before the index can arrive: every position after it is now one more.
+        try store.add(first, at: 0)
+        try store.delete(at: 500)
+        await store.finishIndexing()
+
+        let expected = [first] + elements[..<499] + elements[500...]
+        #expect(store.elements == expected)
+        #expect(expected.indices.allSatisfy { store.position(of: expected[$0].id) == $0 })
+        #expect(store.position(of: elements[499].id) == nil)
+    }
+
+    @Test("a store released while its index is built is freed at once, not held by the indexing")
+    func releasedWhileIndexing() {
+        let elements = (0..<200_000).map { Attraction(name: "Place \($0)") }
+        weak var released: ListStore<Attraction>?
+        do {
+            let store = ListStore(EditableList(distinctIDs: elements))
+            released = store
+        }
+        #expect(released == nil)
+    }
+}

@@ -71,7 +71,7 @@ extension Attraction.ID: LosslessStringConvertible {
     private static func hexValue(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        // Upper case only, as `description` writes: another spelling of the id is not its text.
         case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
         default: nil
         }
