@@ -32,6 +32,11 @@ import MVCSQLiteStore
 import MVCStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The test that started this process: a writer that runs "until killed" ends by itself once that
+/// test is gone (a test that failed, or was stopped, before its kill), rather than loading the
+/// machine for every test after it.
+let parent = getppid()
+func endIfOrphaned() { if getppid() != parent { exit(0) } }
 let usage = """
     USAGE: other-process --edit <file> [<save delay ms> <watch interval ms>]
            other-process <file> <first state number>
@@ -116,6 +121,7 @@ if arguments.count == 3, ["--sqlite", "--postgres"].contains(arguments[0]),
         }
         var edit = first
         while true {
+            endIfOrphaned()
             try? store.add(Attraction(name: "edit \(edit)"))
             try await flush()
             // Written at once, not buffered: a line is a promise the edit is on disk.
@@ -135,6 +141,7 @@ guard arguments.count == 2, let first = Int(arguments[1]) else {
 let file = DocumentFile(url: URL(fileURLWithPath: arguments[0]), format: .attractions)
 var state = first
 while true {
+    endIfOrphaned()
     let document = (0...(state % 50)).map { _ in
         Attraction(name: "state \(state)", notes: String(repeating: "x", count: 200))
     }
