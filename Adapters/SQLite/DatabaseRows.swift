@@ -33,9 +33,8 @@ struct StoredRows: Sendable {
         return rows
     }
 
-    /// The list the elements table holds, decoded batch by batch while it is read
-    /// (``/MVCListStore/RowListElement/decodedRows(distinctIDs:reading:)``), with the broken rows;
-    /// indexed after it is shown if `id` is the primary key, which keeps each id once.
+    /// The list the elements table holds, decoded while it is read (`decodedRows`), and the broken
+    /// rows; indexed after it is shown if `id` is the primary key, which keeps each id once.
     static func readAll<Element: SQLiteListElement>(
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> Decoded<Element> {

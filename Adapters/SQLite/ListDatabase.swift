@@ -22,8 +22,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private(set) var connection: SQLiteConnection?
     /// Why the file is only read, if it is (a read-only file system, say): each write says it.
     private(set) var readOnlyReason: String?
-    /// Where the next look starts: the last change the store has (every change up to it, another
-    /// program's or this one's, is in the store's list), its stamp, and the last `data_version`.
+    /// Where the next look starts: every change up to it is in the store's list.
     var mark = SQLiteMark(through: 0, stamp: nil, dataVersion: -1)
     /// Inserts a row: id, rank, then each described field.
     let insertStatement: String = {
