@@ -26,6 +26,16 @@ public protocol ListInbox<Element>: AnyObject {
 
     /// Shows `message`, a sentence about a conflict resolved or a row that could not be read.
     func postNotice(_ message: String)
+
+    /// Returns once the list's ids are indexed, if they are being indexed on another thread: an
+    /// adapter waits for it before it hands over rows, which are placed by id (indexing a long
+    /// list at once would hold the main actor). By default, at once.
+    func finishIndexing() async
+}
+
+extension ListInbox {
+    /// Returns at once: an inbox that indexes nothing elsewhere has nothing to wait for.
+    public func finishIndexing() async {}
 }
 
 extension ListStore: ListInbox {}

@@ -199,6 +199,8 @@ package final class RowWorker<Database: RowDatabase> {
     private func look() async {
         guard let inbox else { return }
         let read = await database.look()
+        // Rows are placed by id: not while a long list just opened is indexed elsewhere.
+        await inbox.finishIndexing()
         // Closed while the look was under way.
         guard state.stage == .open, state.isWatching else { return }
         defer { if state.pending.isEmpty { tellHeldNotices() } }
