@@ -260,6 +260,40 @@ struct SQLiteStoreTests {
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
 
+    @Test(
+        "a table rebuilt by hand without its primary key, holding an id twice, opens with the first, and finds each id"
+    )
+    func idTwiceWithoutPrimaryKey() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let louvre = Attraction(name: "Louvre")
+        let orsay = Attraction(name: "Orsay")
+        try await SQLiteListFile.write([louvre, orsay], to: url)
+        // The list is made with distinct ids only when the primary key keeps them so.
+        try RawSQLite(url).execute(
+            """
+            ALTER TABLE elements RENAME TO old;
+            CREATE TABLE elements (id TEXT NOT NULL, rank INTEGER NOT NULL,
+                row_change INTEGER NOT NULL DEFAULT 0, name TEXT, notes TEXT);
+            INSERT INTO elements (id, rank, row_change, name, notes)
+                SELECT id, rank, row_change, name, notes FROM old;
+            DROP TABLE old;
+            INSERT INTO elements (id, rank, name, notes)
+                SELECT id, (SELECT max(rank) + 1 FROM elements), 'Louvre again', '' FROM elements
+                WHERE name = 'Louvre';
+            """)
+
+        let (store, persistence) = try await AttractionStore.openDatabase(at: url)
+        #expect(store.elements.map(\.name) == ["Louvre", "Orsay"])
+        #expect(store.element(withID: louvre.id)?.name == "Louvre")
+        #expect(store.position(of: orsay.id) == 1)
+        try store.replace(orsay.id, with: Attraction(id: orsay.id, name: "Musée d'Orsay"))
+        try await persistence.close()
+        #expect(
+            try await SQLiteListFile<Attraction>.read(from: url).map(\.name).contains(
+                "Musée d'Orsay"))
+    }
+
     @Test("rows another program writes by hand, in plain SQL, are taken in as ordinary updates")
     func handWrittenRows() async throws {
         let folder = try TemporaryFolder()
