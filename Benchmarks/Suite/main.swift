@@ -19,7 +19,8 @@ let usage = """
     The server section measures the PostgreSQL adapter on the server MVCLAYERS_POSTGRES names
     (a postgres:// URL; Scripts/postgres-server.sh starts one), and is skipped without one.
     The database section runs this program again as the other process it measures
-    (--open-child PATH, --edit-child PATH); those are not for use by hand.
+    (--open-child PATH, --bare-read-child PATH, --edit-child PATH); those are not for use by
+    hand.
     """
 
 /// The groups of figures, in the order they print.
@@ -63,6 +64,8 @@ struct BenchmarkUsageError: Error {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.count == 2, arguments[0] == "--open-child" {
     await DatabaseBenchmarks.openChild(arguments[1])
+} else if arguments.count == 2, arguments[0] == "--bare-read-child" {
+    print(BareSQLite.readAll(URL(fileURLWithPath: arguments[1])))
 } else if arguments.count == 2, arguments[0] == "--edit-child" {
     await EditChild.run(arguments[1])
 } else if arguments.contains("--help") || arguments.contains("-h") {
