@@ -251,6 +251,8 @@ final class EditChild {
             store = opened
             flush = { try? await saver.flush() }
         }
+        // Ready once its ids are indexed: its first edit would otherwise index them.
+        await store.finishIndexing()
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         var number = 0
         while readLine() != nil {
