@@ -260,9 +260,8 @@ enum DatabaseBenchmarks {
     }
 
     /// In a child: opens the list at `path` (its extension names the format), and prints the
-    /// seconds it took and the process's peak memory in megabytes.
-    /// A database's list is shown before its ids are indexed: the seconds until they are follow,
-    /// and the peak memory is the process's once they are.
+    /// seconds it took, the process's peak memory in megabytes, the count, and the seconds until
+    /// the ids were indexed (a database's list is shown before; the peak is taken after).
     static func openChild(_ path: String) async {
         let url = URL(fileURLWithPath: path)
         let start = ContinuousClock.now
