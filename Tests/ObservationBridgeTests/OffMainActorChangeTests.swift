@@ -182,13 +182,11 @@ struct OffMainActorChangeTests {
         await onThreadOfItsOwn { counter.value = 1 }
         // By now the follower looks again after a pause of a second (due at about 2 s).
         try? await Task.sleep(for: .milliseconds(1_200))
+        // Let go on this thread, by the cancel itself: not when the follower's tasks next get a
+        // turn on the main actor, which a loaded machine can put off past any wall clock.
         token?.cancel()
-        token = nil
-        let deadline = ContinuousClock.now + .milliseconds(500)
-        while weakHeld != nil, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
         #expect(weakHeld == nil)
+        token = nil
     }
 
     @Test("a token released on another thread ends the observation")
