@@ -77,7 +77,13 @@ func editList(at url: URL, delay: Duration, watch: Duration?) async -> Never {
                 try store.replace(
                     old.id, with: Attraction(id: old.id, name: old.name, notes: words[2]))
             case ("undo", _): try store.undo()
-            case ("flush", _): try await flush()
+            case ("flush", _):
+                // A save that waited out the lock's patience wrote nothing and stays pending: tried
+                // again once, as a program would (three processes saving as fast as they can
+                // under a sanitizer have kept one from the lock for over 10 s; flock is not fair).
+                do { try await flush() } catch  where "\(error)".contains("held the lock") {
+                    try await flush()
+                }
             case ("list", _):
                 let json = try JSONEncoder().encode(store.elements)
                 answer(String(decoding: json, as: UTF8.self))
