@@ -85,7 +85,7 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
                 mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
             }
         }
-        guard !isIndexed, same, index.count <= elements.count else { return false }
+        guard !isIndexed, same else { return false }
         (positions, validPositions, hasIndex) = (index, elements.count, true)
         return true
     }
@@ -102,20 +102,10 @@ public struct EditableList<Element: ListElement>: Sendable, Equatable {
     /// `elements` without a later one of an id already listed, and the position of each id.
     @inlinable
     static func indexed(_ elements: [Element]) -> ([Element], [Element.ID: Int]) {
-        var positions: [Element.ID: Int] = [:]
-        positions.reserveCapacity(elements.count)
+        var positions = Self.positions(of: elements)
         // Ids are unique in almost every list: the array is then kept as it is, not copied
         // element by element (a million copies are a tenth of opening a million rows).
-        var allDistinct = true
-        for index in elements.indices {
-            var position = index
-            swap(&position, &positions[elements[index].id, default: index])
-            if position != index {
-                allDistinct = false
-                break
-            }
-        }
-        if allDistinct { return (elements, positions) }
+        if positions.count == elements.count { return (elements, positions) }
         positions.removeAll(keepingCapacity: true)
         var unique: [Element] = []
         unique.reserveCapacity(elements.count)
