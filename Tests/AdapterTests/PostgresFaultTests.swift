@@ -30,7 +30,7 @@ struct PostgresFaultTests {
 
     @Test("an edit made while the server is down is queued, told, and saved once it is back")
     func serverRestarted() async throws {
-        let server = try PrivateServer()
+        let server = try await PrivateServer.start()
         let url = server.table
         let (here, persistence) = try await open(url)
         let (there, other) = try await open(url)
@@ -38,7 +38,7 @@ struct PostgresFaultTests {
         try await persistence.flush()
         #expect(await eventually { there.elements.map(\.name) == ["Louvre"] })
 
-        try server.stop()
+        try await server.stop()
         try here.add(Attraction(name: "Orsay"))
         let told = await eventually {
             if case .failed(let error, _) = here.saving.value {
@@ -46,7 +46,7 @@ struct PostgresFaultTests {
             }
             return false
         }
-        try server.start()
+        try await server.start()
 
         #expect(told, "the status never said the server cannot be reached")
         try await persistence.flush()
@@ -308,9 +308,9 @@ struct PostgresFaultTests {
 
     @Test("closing while the server is down gives up after its patience, saying how many edits")
     func closingWithoutTheServer() async throws {
-        let server = try PrivateServer()
+        let server = try await PrivateServer.start()
         let (store, persistence) = try await open(server.table)
-        try server.stop()
+        try await server.stop()
         try store.add(Attraction(name: "Louvre"))
 
         await #expect {

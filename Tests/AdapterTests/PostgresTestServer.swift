@@ -29,8 +29,26 @@ enum PostgresTestServer {
         return try connection.run(sql, parameters)
     }
 
-    /// Runs `Scripts/postgres-server.sh <command>` with `environment` added.
-    static func control(_ command: String, environment: [String: String] = [:]) throws {
+    /// Runs `Scripts/postgres-server.sh <command>` with `environment` added, on a thread of its
+    /// own: a server's start can take many seconds on a loaded machine, and a wait on the main
+    /// actor (or on one of the few threads of Swift's shared pool) would hold up every other test
+    /// meanwhile and make their clocks run out.
+    static func control(_ command: String, environment: [String: String] = [:]) async throws {
+        let line = shellLine(command, environment: environment)
+        let status = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: system(line)) }
+        }
+        try checked(status, command, environment: environment)
+    }
+
+    /// The same, waited for on the calling thread: for `deinit`, which cannot wait otherwise.
+    static func controlNow(_ command: String, environment: [String: String]) throws {
+        try checked(
+            system(shellLine(command, environment: environment)), command, environment: environment)
+    }
+
+    private static func shellLine(_ command: String, environment: [String: String]) -> String {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "Scripts/postgres-server.sh")
@@ -40,11 +58,22 @@ enum PostgresTestServer {
         // must not hold this process's pipes open (a test waiting for one to close would wait
         // for the server's whole life).
         let settings = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let status = system("exec env \(settings) '\(script.path)' \(command) >/dev/null")
-        guard status == 0 else {
-            throw OtherProgramFailure(
-                description: "postgres-server.sh \(command) exited with \(status)")
-        }
+        return "exec env \(settings) '\(script.path)' \(command) >/dev/null"
+    }
+
+    /// Throws unless `status` is success, with the end of the server's log (why it would not
+    /// start, say).
+    private static func checked(_ status: Int32, _ command: String, environment: [String: String])
+        throws
+    {
+        guard status != 0 else { return }
+        let folder = environment["MVCLAYERS_POSTGRES_FOLDER"] ?? "/tmp/mvclayers-postgres"
+        let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+        let tail = log.split(separator: "\n").suffix(8).joined(separator: "\n")
+        throw OtherProgramFailure(
+            description:
+                "postgres-server.sh \(command) exited with \(status); the server's log ends:\n\(tail)"
+        )
     }
 }
 
@@ -55,9 +84,16 @@ final class PrivateServer {
     /// A new table's location on this server.
     let table: URL
 
+    private init(environment: [String: String], port: Int) {
+        self.environment = environment
+        table =
+            URL(string: "postgres://mvclayers:mvclayers@127.0.0.1:\(port)/mvclayers#attractions")
+            ?? URL(fileURLWithPath: "/nonexistent")
+    }
+
     /// Starts a server on a port below the system's ephemeral ports (32768 and up), which a
     /// client's connection may hold at any moment; a port taken all the same is tried again.
-    init() throws {
+    static func start() async throws -> PrivateServer {
         var attempt = 0
         while true {
             let port = Int.random(in: 21_000..<32_000)
@@ -67,25 +103,24 @@ final class PrivateServer {
                 "MVCLAYERS_POSTGRES_PORT": String(port),
             ]
             do {
-                try PostgresTestServer.control("start", environment: environment)
+                try await PostgresTestServer.control("start", environment: environment)
             } catch {
-                try? PostgresTestServer.control("remove", environment: environment)
+                try? await PostgresTestServer.control("remove", environment: environment)
                 attempt += 1
                 if attempt < 3 { continue }
                 throw error
             }
-            self.environment = environment
-            table =
-                URL(
-                    string: "postgres://mvclayers:mvclayers@127.0.0.1:\(port)/mvclayers#attractions"
-                )
-                ?? URL(fileURLWithPath: "/nonexistent")
-            return
+            return PrivateServer(environment: environment, port: port)
         }
     }
 
-    func stop() throws { try PostgresTestServer.control("stop", environment: environment) }
-    func start() throws { try PostgresTestServer.control("start", environment: environment) }
+    func stop() async throws {
+        try await PostgresTestServer.control("stop", environment: environment)
+    }
+    func start() async throws {
+        try await PostgresTestServer.control("start", environment: environment)
+    }
 
-    deinit { try? PostgresTestServer.control("remove", environment: environment) }
+    // A fast stop and a folder removed: quick, so waited for here.
+    deinit { try? PostgresTestServer.controlNow("remove", environment: environment) }
 }

@@ -344,11 +344,12 @@ struct AttractionsFaultTests {
         // program showing it"), not a test's.
         let shown = await watching.waitForOutput(containing: "1. Orsay", seconds: 30)
         watching.send("add Louvre")
-        #expect(await watching.waitForOutput(containing: "2. Louvre") != nil)
+        // A failure shows what the sample had printed by then, and the other's run.
+        #expect(await watching.waitForOutput(containing: "2. Louvre") != nil, "\(watching.output)")
         let run = try await watching.finish()
 
-        #expect(other.status == 0)
-        #expect(shown != nil)
+        #expect(other.status == 0, "\(other.errors)")
+        #expect(shown != nil, "\(run.output)")
         #expect(run.status == 0)
         #expect(try await names(in: store) == ["Orsay", "Louvre"])
     }
