@@ -23,7 +23,7 @@ struct StoredRows: Sendable {
         // `+rank`: sorted after the search by the change index, not read whole in rank order.
         try connection.rows(
             "\(try selected(connection, for: Element.self)), rank, rowid FROM elements WHERE row_change > ? ORDER BY +rank, rowid",
-            [.integer(changedAfter)], columns: fields + 4
+            [.integer(changedAfter)]
         ) { row in
             rows.batch.append(row, fields: fields)
             // A rank that is not an integer is a mistyped row, never placed.
@@ -44,7 +44,7 @@ struct StoredRows: Sendable {
             var batch = RowBatch(fields: fields)
             // The rowid orders ranks set equal by hand: the rank index holds it; nothing is sorted.
             let sql = "\(selected) FROM elements ORDER BY rank, rowid"
-            try connection.rows(sql, [], columns: fields + 2) { row in
+            try connection.rows(sql) { row in
                 batch.append(row, fields: fields)
                 if batch.isFull {
                     hand(batch)
@@ -74,7 +74,7 @@ struct StoredRows: Sendable {
 
 extension RowBatch {
     /// Adds a row read as `id, <fields>, <why mistyped>`.
-    fileprivate mutating func append(_ row: [String?], fields: Int) {
+    fileprivate mutating func append(_ row: SQLiteRow, fields: Int) {
         if let problem = row[fields + 1] { mistyped[ids.count] = problem }
         ids.append(row[0] ?? "")
         for column in 1..<fields + 1 { texts.append(row[column]) }

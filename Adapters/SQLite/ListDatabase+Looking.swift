@@ -58,11 +58,9 @@ extension ListDatabase {
                     "another program removed the triggers that record its changes, so other programs' edits are not seen; opening it again puts them back"
             )
         }
-        var last: Int64 = 0
-        var pruned: Int64 = 0
-        try connection.rows("SELECT last, pruned FROM change_counter", [], columns: 2) { row in
-            last = row[0].flatMap { Int64($0) } ?? 0
-            pruned = row[1].flatMap { Int64($0) } ?? 0
+        var (last, pruned): (Int64, Int64) = (0, 0)
+        try connection.rows("SELECT last, pruned FROM change_counter") { row in
+            (last, pruned) = (row[0].flatMap { Int64($0) } ?? 0, row[1].flatMap { Int64($0) } ?? 0)
         }
         // The file still holds the history the store has: a copy restored in place and edited
         // since holds another stamp at the change last seen, or none.

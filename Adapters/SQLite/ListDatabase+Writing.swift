@@ -117,12 +117,13 @@ extension ListDatabase {
         var found: Element?? = nil
         try connection.rows(
             "SELECT id, \(fields.map(DatabaseSchema.reading).joined(separator: ", ")) FROM elements WHERE id = ?",
-            [key], columns: fields.count + 1
+            [key]
         ) { row in
             var problem: String?
+            let texts = (0...fields.count).map { row[$0] }
             found = .some(
                 Element.decoded(
-                    key: row[0] ?? "", texts: row, from: 1, fields: fields, problem: &problem))
+                    key: row[0] ?? "", texts: texts, from: 1, fields: fields, problem: &problem))
         }
         return found
     }

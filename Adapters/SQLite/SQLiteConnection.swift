@@ -111,29 +111,28 @@ final class SQLiteConnection {
 
     /// Runs `sql`, a statement that returns no rows, with `values` bound to its parameters.
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
-        try rows(sql, values, columns: 0) { _ in }
+        try rows(sql, values) { _ in }
     }
 
     /// The first column of every row `sql` returns, as text.
     func strings(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [String] {
         var result: [String] = []
-        try rows(sql, values, columns: 1) { result.append($0[0] ?? "") }
+        try rows(sql, values) { result.append($0[0] ?? "") }
         return result
     }
 
     /// The first column of the first row `sql` returns, as an integer; `nil` if it returns none.
     func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
         var result: Int64?
-        try rows(sql, values, columns: 1) { row in result = result ?? row[0].flatMap { Int64($0) } }
+        try rows(sql, values) { row in result = result ?? row[0].flatMap { Int64($0) } }
         return result
     }
 
-    /// Steps through every row `sql` returns, handing `body` its first `columns` columns as text
-    /// (`nil` for `NULL`); the statement is reset whatever happens, or it would keep the
-    /// connection inside its transaction.
-    func rows(
-        _ sql: String, _ values: [SQLiteValue], columns: Int, _ body: ([String?]) -> Void
-    ) throws(SQLiteError) {
+    /// Hands `body` each row `sql` returns, to read; the statement is reset whatever happens, or
+    /// it would keep the connection inside its transaction.
+    func rows(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void)
+        throws(SQLiteError)
+    {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -154,27 +153,13 @@ final class SQLiteConnection {
                 }
             guard status == SQLITE_OK else { throw error(status) }
         }
-        var row = [String?](repeating: nil, count: columns)
         while true {
             let status = sqlite3_step(statement)
             guard status == SQLITE_ROW else {
                 if status == SQLITE_DONE { return }
                 throw error(status)
             }
-            for column in 0..<columns {
-                let index = Int32(column)
-                // A double in Swift's shortest text that reads back as the same double.
-                if sqlite3_column_type(statement, index) == SQLITE_FLOAT {
-                    row[column] = String(sqlite3_column_double(statement, index))
-                    continue
-                }
-                row[column] = sqlite3_column_text(statement, index).map {
-                    let count = Int(sqlite3_column_bytes(statement, index))
-                    return String(
-                        decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-                }
-            }
-            body(row)
+            body(SQLiteRow(statement: statement))
         }
     }
 
@@ -189,5 +174,21 @@ final class SQLiteConnection {
 
     private func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// The row a statement stands on: read only inside the `rows` body it is handed to.
+struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    /// The column as text (`nil` for `NULL`); a double in Swift's shortest text, read back exact.
+    subscript(_ column: Int) -> String? {
+        let index = Int32(column)
+        if sqlite3_column_type(statement, index) == SQLITE_FLOAT {
+            return String(sqlite3_column_double(statement, index))
+        }
+        guard let text = sqlite3_column_text(statement, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 }

@@ -9,8 +9,9 @@ enum TypedColumns {
         _ connection: SQLiteConnection, for _: Element.Type
     ) throws -> [String] {
         var declared: [String: String] = [:]
-        try connection.rows("SELECT name, type FROM pragma_table_info('elements')", [], columns: 2)
-        { row in declared[row[0] ?? ""] = (row[1] ?? "").uppercased() }
+        try connection.rows("SELECT name, type FROM pragma_table_info('elements')") { row in
+            declared[row[0] ?? ""] = (row[1] ?? "").uppercased()
+        }
         return Element.fields.filter { field in
             declared[field.name].map { $0 != DatabaseSchema.columnType(field) } ?? false
         }.map(\.name)
@@ -30,8 +31,7 @@ enum TypedColumns {
         typealias Column = (name: String, type: String, notNull: Bool, defaultValue: String?)
         var columns: [Column] = []
         try connection.rows(
-            "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info('elements') ORDER BY cid",
-            [], columns: 4
+            "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info('elements') ORDER BY cid"
         ) { row in columns.append((row[0] ?? "", row[1] ?? "", row[2] == "1", row[3])) }
         let fields = Dictionary(
             Element.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
