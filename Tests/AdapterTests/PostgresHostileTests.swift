@@ -49,6 +49,41 @@ struct PostgresHostileTests {
     }
 
     @Test(
+        "a primary key dropped by hand while a store is open, then an id written twice, never lists the id twice; the table reopens with the first"
+    )
+    func primaryKeyDroppedWhileOpen() async throws {
+        let location = try PostgresTestServer.location(PostgresTestServer.newTable())
+        let (store, persistence) = try await AttractionStore.openTable(at: location)
+        let (louvre, orsay) = (Attraction(name: "Louvre"), Attraction(name: "Orsay"))
+        try store.add(louvre)
+        try store.add(orsay)
+        try await persistence.flush()
+
+        let table = "\"\(location.table)\""
+        let key =
+            try PostgresTestServer.run(
+                "SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'",
+                [table]
+            ).first?.first ?? nil
+        try PostgresTestServer.run("ALTER TABLE \(table) DROP CONSTRAINT \"\(key ?? "")\"")
+        try PostgresTestServer.run(
+            "INSERT INTO \(table) (id, rank, name, notes) SELECT id, (SELECT max(rank) + 1000 FROM \(table)), 'Louvre again', '' FROM \(table) WHERE name = 'Louvre'"
+        )
+        // Taken in as Louvre's row changed: one row for the id, wherever it is.
+        #expect(await eventually { store.elements.contains { $0.name == "Louvre again" } })
+        #expect(store.elements.count == 2)
+        #expect(store.position(of: orsay.id) != nil)
+        try store.replace(orsay.id, with: Attraction(id: orsay.id, name: "Musée d'Orsay"))
+        try await persistence.close()
+
+        let (reopened, again) = try await AttractionStore.openTable(at: location)
+        #expect(reopened.elements.map(\.name) == ["Louvre", "Musée d'Orsay"])
+        #expect(reopened.position(of: louvre.id) == 0)
+        #expect(reopened.position(of: orsay.id) == 1)
+        try await again.close()
+    }
+
+    @Test(
         "an edit that waits past its lock wait for another session's lock is told, then saved once the lock is let go"
     )
     func stalledByAnotherSessionsLock() async throws {

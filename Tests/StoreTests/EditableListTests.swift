@@ -1,3 +1,4 @@
+import Foundation
 import MVCListStore
 import MVCModel
 import MVCStore
@@ -98,6 +99,41 @@ struct StoreIndexingTests {
         #expect(store.position(of: elements[499].id) == nil)
     }
 
+    @Test(
+        "another process's whole list taken in before the index arrives leaves every position right"
+    )
+    func wholeListBeforeTheIndex() async {
+        let elements = (0..<50_000).map { Attraction(name: "Place \($0)") }
+        let store = ListStore(EditableList(distinctIDs: elements))
+        // The first deleted there, one renamed, one added at the end.
+        var theirs = Array(elements.dropFirst())
+        theirs[10] = Attraction(id: theirs[10].id, name: "Renamed")
+        theirs.append(Attraction(name: "Cluny"))
+        _ = await store.takeIn(base: elements, fileVersion: theirs, notices: [])
+        await store.finishIndexing()
+
+        #expect(store.elements == theirs)
+        #expect(theirs.indices.allSatisfy { store.position(of: theirs[$0].id) == $0 })
+        #expect(store.position(of: elements[0].id) == nil)
+    }
+
+    @Test(
+        "a store whose last reference goes away on another thread while it indexes is freed there")
+    func releasedOnAnotherThread() async {
+        let elements = (0..<200_000).map { Attraction(name: "Place \($0)") }
+        let handoff = Handoff<ListStore<Attraction>>()
+        weak var released: ListStore<Attraction>?
+        do {
+            let store = ListStore(EditableList(distinctIDs: elements))
+            released = store
+            handoff.put(store)
+        }
+        // The only reference left is the handoff's: taken and dropped on another thread.
+        await Task.detached { _ = handoff.take() }.value
+
+        #expect(released == nil)
+    }
+
     @Test("a store released while its index is built is freed at once, not held by the indexing")
     func releasedWhileIndexing() {
         let elements = (0..<200_000).map { Attraction(name: "Place \($0)") }
@@ -107,5 +143,19 @@ struct StoreIndexingTests {
             released = store
         }
         #expect(released == nil)
+    }
+}
+
+/// Holds one value for another thread to take.
+private final class Handoff<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?  // guarded by `lock`
+
+    func put(_ value: Value) { lock.withLock { self.value = value } }
+    func take() -> Value? {
+        lock.withLock {
+            defer { value = nil }
+            return value
+        }
     }
 }
