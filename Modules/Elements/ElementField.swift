@@ -154,17 +154,34 @@ public final class ElementField<Element: ListElement>: Sendable {
             default: .text
             }
         let key = FieldKey(name)
+        // A stored property is read and written where it lies in the element, as a property
+        // access is: applying a key path costs a lookup each time, which opening a long list
+        // pays for every field of every row. Any other key path is applied.
+        let offset = MemoryLayout<Element>.offset(of: keyPath as PartialKeyPath<Element>)
+        @Sendable func value(in element: Element) -> Value {
+            guard let offset else { return element[keyPath: keyPath] }
+            return withUnsafePointer(to: element) {
+                UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
+            }
+        }
         self.init(
             name: name, valueKind: valueKind, isListed: listed, isText: Value.self == String.self,
-            equal: { $0[keyPath: keyPath] == $1[keyPath: keyPath] },
-            transfer: { source, target in target[keyPath: keyPath] = source[keyPath: keyPath] },
+            equal: { value(in: $0) == value(in: $1) },
+            transfer: { source, target in target[keyPath: keyPath] = value(in: source) },
             // The text an editor shows, and `parse` reads back.
-            show: { text($0[keyPath: keyPath]) },
-            check: { rule($0[keyPath: keyPath]) },
+            show: { text(value(in: $0)) },
+            check: { rule(value(in: $0)) },
             read: { text, element in
                 switch parse(text) {
-                case .success(let value):
-                    element[keyPath: keyPath] = value
+                case .success(let parsed):
+                    guard let offset else {
+                        element[keyPath: keyPath] = parsed
+                        return nil
+                    }
+                    withUnsafeMutablePointer(to: &element) {
+                        (UnsafeMutableRawPointer($0) + offset)
+                            .assumingMemoryBound(to: Value.self).pointee = parsed
+                    }
                     return nil
                 case .failure(let problem):
                     return problem

@@ -148,3 +148,48 @@ struct DefaultProblemTests {
         #expect(Attraction(name: "Louvre", notes: "Mona Lisa").listedParts == ["Mona Lisa"])
     }
 }
+
+/// An element whose fields are reached through a nested value and a computed property: a field
+/// reads and writes a stored property where it lies, and any other key path by applying it.
+private struct Poster: ListElement {
+    struct Size: Equatable, Sendable { var width = 0 }
+    var id: Int
+    var size = Size()
+    var stored = ""
+    var caption: String {
+        get { stored }
+        set { stored = newValue.uppercased() }
+    }
+
+    static var noun: String { "poster" }
+    static let fields: [ElementField<Poster>] = [
+        ElementField("width", \.size.width, rule: { $0 < 0 ? [FieldProblem("negative")] : [] }),
+        ElementField(
+            "caption", \.caption, rule: { $0.isEmpty ? [FieldProblem("no caption")] : [] }),
+    ]
+
+    init(blankWithID id: Int) { self.id = id }
+    var title: String { stored }
+}
+
+@Suite("A field reached through a nested value or a computed property")
+struct FieldPathTests {
+    @Test("a nested stored property and a computed one are each read, written, checked and copied")
+    func nestedAndComputed() {
+        let (width, caption) = (Poster.fields[0], Poster.fields[1])
+        var poster = Poster(blankWithID: 1)
+        #expect(width.set("-3", in: &poster) == nil)
+        #expect(caption.set("dune", in: &poster) == nil)
+
+        #expect(poster.size.width == -3)
+        #expect(poster.stored == "DUNE", "the computed property's setter was not run")
+        #expect(width.text(in: poster) == "-3")
+        #expect(caption.text(in: poster) == "DUNE")
+        #expect(poster.problems == [FieldProblem("negative")])
+        var copy = Poster(blankWithID: 1)
+        width.copy(from: poster, to: &copy)
+        #expect(width.isEqual(copy, poster) && !caption.isEqual(copy, poster))
+        #expect(width.set("many", in: &poster) != nil)
+        #expect(poster.size.width == -3, "text that is not a number changed the field")
+    }
+}
