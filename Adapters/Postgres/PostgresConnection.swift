@@ -149,27 +149,32 @@ package final class PostgresConnection {
         PostgresFailure(kind: .unreachable, message: Self.message(of: handle))
     }
 
-    /// Runs `sql` and hands `hand` its rows a batch at a time: each row's first column as its
-    /// id, the other columns as its texts.
+    /// Runs `sql` (inside a transaction) and hands `hand` its rows a batch at a time: each row's
+    /// first column as its id, the other columns as its texts.
+    ///
+    /// The rows come through a cursor, a batch per fetch, so a batch is decoded on the other cores
+    /// while the next is on its way, rather than after the last row arrived.
     func rows(_ sql: String, handing hand: (consuming RowBatch) -> Void) throws(PostgresFailure) {
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(of: result) }
-        let (count, columns) = (PQntuples(result), PQnfields(result))
-        var batch = RowBatch(fields: Int(columns) - 1)
-        for row in 0..<count {
-            batch.ids.append(String(cString: PQgetvalue(result, row, 0)))
-            for column in 1..<max(columns, 1) {
-                batch.texts.append(
-                    PQgetisnull(result, row, column) == 1
-                        ? nil : String(cString: PQgetvalue(result, row, column)))
+        try run("DECLARE mvclayers_rows NO SCROLL CURSOR FOR \(sql)")
+        let fetch = "FETCH FORWARD \(RowBatch.capacity) FROM mvclayers_rows"
+        while true {
+            let result = PQexec(handle, fetch)
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(of: result) }
+            let (count, columns) = (PQntuples(result), PQnfields(result))
+            var batch = RowBatch(fields: Int(columns) - 1)
+            for row in 0..<count {
+                batch.ids.append(String(cString: PQgetvalue(result, row, 0)))
+                for column in 1..<max(columns, 1) {
+                    batch.texts.append(
+                        PQgetisnull(result, row, column) == 1
+                            ? nil : String(cString: PQgetvalue(result, row, column)))
+                }
             }
-            if batch.isFull {
-                hand(batch)
-                batch = RowBatch(fields: Int(columns) - 1)
-            }
+            if count > 0 { hand(batch) }
+            if count < RowBatch.capacity { break }
         }
-        hand(batch)
+        try run("CLOSE mvclayers_rows")
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
