@@ -6,14 +6,14 @@ import Testing
 @Suite("The saver's state machine")
 struct SaverStateTests {
     typealias State = SaverState<String>
-    private let failure = PersistenceError.unwritable(path: "/a.json", reason: "disk full")
+    let failure = PersistenceError.unwritable(path: "/a.json", reason: "disk full")
 
     /// The file as a write of `document` leaves it.
-    private func file(_ document: String) -> DocumentSnapshot<String> {
+    func file(_ document: String) -> DocumentSnapshot<String> {
         DocumentSnapshot(document: document, bytes: Array(document.utf8))
     }
 
-    private func written(_ document: String) -> SaveOutcome<String> {
+    func written(_ document: String) -> SaveOutcome<String> {
         SaveOutcome(snapshot: file(document))
     }
 
@@ -155,7 +155,7 @@ struct SaverStateTests {
     }
 
     /// The file as a save named `saves[0]` left it, having come after the rest of `saves`.
-    private func file(_ document: String, saves: [String]) -> DocumentSnapshot<String> {
+    func file(_ document: String, saves: [String]) -> DocumentSnapshot<String> {
         DocumentSnapshot(
             document: document, bytes: Array(document.utf8), history: SaveHistory(saves))
     }
@@ -265,60 +265,6 @@ struct SaverStateTests {
 
         let outcome = SaveOutcome(snapshot: file("v1"), recreatedDeletedFile: true)
         #expect(state.writeSucceeded(outcome) == [.publishStatus, .notify(SaverNotice.recreated)])
-    }
-
-    @Test("a flush cancels the timer and writes at once, then finishes")
-    func flushWritesNow() {
-        var state = State()
-        _ = state.documentChanged("v1")
-
-        #expect(state.flushRequested() == [.cancelTimer, .write("v1", over: .missing)])
-        #expect(state.writeSucceeded(written("v1")) == [.publishStatus, .finishFlushes(nil)])
-        #expect(!state.isFlushing)
-    }
-
-    @Test("a flush with nothing pending finishes at once, with the last failure if there was one")
-    func flushWithNothingPending() {
-        var state = State()
-
-        #expect(state.flushRequested() == [.finishFlushes(nil)])
-    }
-
-    @Test("a flush during a write waits for it, then writes what came meanwhile")
-    func flushDuringWrite() {
-        var state = State()
-        _ = state.documentChanged("v1")
-        _ = state.timerFired(generation: 1)
-        _ = state.documentChanged("v2")
-
-        #expect(state.flushRequested() == [])
-        #expect(state.writeSucceeded(written("v1")) == [.write("v2", over: file("v1"))])
-        #expect(state.writeSucceeded(written("v2")) == [.publishStatus, .finishFlushes(nil)])
-    }
-
-    @Test("a flush whose write fails ends with the failure instead of retrying forever")
-    func flushEndsOnFailure() {
-        var state = State()
-        _ = state.documentChanged("v1")
-        _ = state.flushRequested()
-
-        #expect(state.writeFailed(failure) == [.publishStatus, .finishFlushes(failure)])
-        #expect(state.pending == "v1")
-        #expect(!state.isFlushing)
-    }
-
-    @Test("a flush during a check cancels the timer and writes when the check ends")
-    func flushDuringCheck() {
-        var state = State()
-        _ = state.documentChanged("v1")
-        _ = state.lookDue()
-
-        #expect(state.flushRequested() == [.cancelTimer])
-        #expect(
-            state.lookedAtFile(.unchanged(.missing, reread: false)) == [
-                .write("v1", over: .missing)
-            ]
-        )
     }
 
     @Test("a check waits while a write runs, and a timer that fires during a check writes after it")
