@@ -160,12 +160,15 @@ private struct Poster: ListElement {
         get { stored }
         set { stored = newValue.uppercased() }
     }
+    var rating = 0 { didSet { ratingsSet += 1 } }
+    var ratingsSet = 0
 
     static var noun: String { "poster" }
     static let fields: [ElementField<Poster>] = [
         ElementField("width", \.size.width, rule: { $0 < 0 ? [FieldProblem("negative")] : [] }),
         ElementField(
             "caption", \.caption, rule: { $0.isEmpty ? [FieldProblem("no caption")] : [] }),
+        ElementField("rating", \.rating),
     ]
 
     init(blankWithID id: Int) { self.id = id }
@@ -174,7 +177,9 @@ private struct Poster: ListElement {
 
 @Suite("A field reached through a nested value or a computed property")
 struct FieldPathTests {
-    @Test("a nested stored property and a computed one are each read, written, checked and copied")
+    @Test(
+        "a nested stored property, a computed one and one with didSet are each read, written, checked and copied"
+    )
     func nestedAndComputed() {
         let (width, caption) = (Poster.fields[0], Poster.fields[1])
         var poster = Poster(blankWithID: 1)
@@ -191,5 +196,7 @@ struct FieldPathTests {
         #expect(width.isEqual(copy, poster) && !caption.isEqual(copy, poster))
         #expect(width.set("many", in: &poster) != nil)
         #expect(poster.size.width == -3, "text that is not a number changed the field")
+        #expect(Poster.fields[2].set("4", in: &poster) == nil)
+        #expect(poster.rating == 4 && poster.ratingsSet == 1, "the property's didSet was not run")
     }
 }
