@@ -57,7 +57,7 @@ struct PostgresFaultTests {
         #expect(stored.map(\.name) == ["Louvre", "Orsay"])
         try await persistence.close()
         try await other.close()
-        withExtendedLifetime(server) {}
+        await server.remove()
     }
 
     @Test("a commit made while a client's listening connection was cut is seen once it reconnects")
@@ -319,7 +319,7 @@ struct PostgresFaultTests {
             "\(error)".contains("the server cannot be reached")
                 && "\(error)".contains("1 edit was not saved")
         }
-        withExtendedLifetime(server) {}
+        await server.remove()
     }
 
     @Test("rows moved into one gap again and again are renumbered, and keep their order")

@@ -1,5 +1,6 @@
 import Foundation
 import MVCPostgresStore
+import Synchronization
 
 /// The PostgreSQL server the PostgreSQL cases run against.
 ///
@@ -121,6 +122,18 @@ final class PrivateServer {
         try await PostgresTestServer.control("start", environment: environment)
     }
 
-    // A fast stop and a folder removed: quick, so waited for here.
-    deinit { try? PostgresTestServer.controlNow("remove", environment: environment) }
+    /// Stops the server and deletes its folder, off the calling thread.
+    func remove() async {
+        try? await PostgresTestServer.control("remove", environment: environment)
+        removed.store(true, ordering: .relaxed)
+    }
+
+    private let removed = Atomic(false)
+
+    // A test that ended early (it threw) did not remove it: removed here, waited for.
+    deinit {
+        if !removed.load(ordering: .relaxed) {
+            try? PostgresTestServer.controlNow("remove", environment: environment)
+        }
+    }
 }
