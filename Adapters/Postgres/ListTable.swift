@@ -112,7 +112,12 @@ actor ListTable<Element: RowListElement> {
                 // One client makes the shared function and tables at a time.
                 try connection.run("SELECT pg_advisory_xact_lock(7270201)")
                 try connection.run(TableSchema.lists)
-                try connection.run(TableSchema.tracking)
+                // Written only when it is not this code's: DDL on every opening would take locks
+                // and change the catalog each time.
+                let tracking = try connection.run(
+                    "SELECT 1 FROM pg_proc WHERE proname = 'mvclayers_track' AND prosrc = $1",
+                    [TableSchema.trackingBody])
+                if tracking.isEmpty { try connection.run(TableSchema.tracking) }
                 let registered = try connection.run(
                     "SELECT kind, version FROM mvclayers_lists WHERE list = $1", [location.table])
                 let exists =
@@ -120,7 +125,13 @@ actor ListTable<Element: RowListElement> {
                 if let row = registered.first {
                     try check(
                         kind: row[0], version: Int(row[1] ?? "") ?? 0, tableExists: exists != nil)
-                    for field in Element.fields {
+                    // Only a column missing takes the table's exclusive lock: one taken at every
+                    // opening would queue every other client behind any long read.
+                    let columns = try connection.run(
+                        "SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
+                        [table]
+                    ).compactMap { $0.first ?? nil }
+                    for field in Element.fields where !columns.contains(field.name) {
                         try connection.run(
                             "ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(PostgresLocation.quoted(field.name)) \(TableSchema.type(of: field))"
                         )

@@ -66,6 +66,12 @@ enum TableSchema {
         $track$
         """
 
+    /// The trigger function's body, as the server keeps it (`pg_proc.prosrc`).
+    static var trackingBody: String {
+        let parts = tracking.split(separator: "$track$", omittingEmptySubsequences: false)
+        return parts.count == 3 ? String(parts[1]) : tracking
+    }
+
     /// The statements that make `table` for `Element`; the last makes the trigger.
     static func making<Element: RowListElement>(_ table: String, for _: Element.Type) -> [String] {
         let quoted = PostgresLocation.quoted(table)

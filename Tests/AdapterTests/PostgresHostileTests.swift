@@ -84,6 +84,31 @@ struct PostgresHostileTests {
     }
 
     @Test(
+        "a client opens a list while another session holds a long read of its table, without waiting for it"
+    )
+    func openingBesideALongRead() async throws {
+        let location = try PostgresTestServer.location(PostgresTestServer.newTable())
+        let (store, persistence) = try await AttractionStore.openTable(at: location)
+        try store.add(Attraction(name: "Louvre"))
+        try await persistence.close()
+        let reader = try PostgresConnection(settings: PostgresTestServer.url ?? "")
+        // The server ends the read after 10 s, should the opening wait for it.
+        try reader.run("SET idle_in_transaction_session_timeout = '10s'")
+        try reader.run("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        try reader.run("SELECT count(*) FROM \"\(location.table)\"")
+
+        let function = "SELECT xmin::text FROM pg_proc WHERE proname = 'mvclayers_track'"
+        let written = try PostgresTestServer.run(function)
+        let start = ContinuousClock.now
+        let (again, other) = try await AttractionStore.openTable(at: location)
+        #expect(ContinuousClock.now - start < .seconds(5), "the opening waited for the read")
+        #expect(again.elements.map(\.name) == ["Louvre"])
+        #expect(try PostgresTestServer.run(function) == written, "the opening rewrote the trigger")
+        try await other.close()
+        _ = try? reader.run("COMMIT")
+    }
+
+    @Test(
         "an edit that waits past its lock wait for another session's lock is told, then saved once the lock is let go"
     )
     func stalledByAnotherSessionsLock() async throws {
