@@ -52,14 +52,7 @@ extension RowListElement {
             rows += batch.ids.count
             decoder.run { BatchDecoder.decoded(batch, first: first) }
         }
-        var elements: [Self] = []
-        elements.reserveCapacity(rows)
-        var problems: [(row: Int, reason: String)] = []
-        // Each part is freed once copied: the list is not held twice.
-        decoder.takeParts { part in
-            elements += part.elements
-            problems += part.problems
-        }
+        let (elements, problems) = decoder.joined()
         return (
             distinctIDs ? EditableList(distinctIDs: elements) : EditableList(elements), problems
         )
@@ -68,7 +61,8 @@ extension RowListElement {
 
 /// Decodes the batches it is handed on other threads while the next are read, at most one more
 /// than the cores at once (a reader faster than the decoding waits, rather than holding every
-/// row's text), and hands the parts back in order.
+/// row's text), and joins the parts in order as they are decoded: the list is whole soon after
+/// the last batch, not a copy of every part later.
 @usableFromInline
 final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
     @usableFromInline typealias Part = (
@@ -78,8 +72,11 @@ final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
     private let running = DispatchGroup()
     private let room = DispatchSemaphore(value: ProcessInfo.processInfo.activeProcessorCount + 1)
     private let lock = NSLock()
-    /// The parts decoded, by batch (guarded by `lock`).
+    /// The parts decoded but not joined yet, by batch (guarded by `lock`).
     private var parts: [Int: Part] = [:]
+    /// The parts joined so far, in order, and the next batch to join (guarded by `lock`).
+    private var whole: Part = ([], [])
+    private var nextToJoin = 0
     /// The batches handed over so far (used on the reading thread only).
     private var batches = 0
 
@@ -93,7 +90,15 @@ final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
         batches += 1
         DispatchQueue.global().async(group: running) { [self] in
             let part = decode()
-            lock.withLock { parts[slot] = part }
+            lock.withLock {
+                parts[slot] = part
+                // Each part is freed once joined: the list is not held twice.
+                while let next = parts.removeValue(forKey: nextToJoin) {
+                    whole.elements += next.elements
+                    whole.problems += next.problems
+                    nextToJoin += 1
+                }
+            }
             room.signal()
         }
     }
@@ -101,12 +106,14 @@ final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
     @usableFromInline
     func waitForAll() { running.wait() }
 
-    /// Once every part is decoded, hands each to `take` in order, and lets go of it.
+    /// Once every part is decoded, the list they make, in order, and the rows that could not be
+    /// taken in.
     @usableFromInline
-    func takeParts(_ take: (Part) -> Void) {
+    func joined() -> Part {
         waitForAll()
-        for slot in 0..<batches {
-            if let part = parts.removeValue(forKey: slot) { take(part) }
+        return lock.withLock {
+            defer { whole = ([], []) }
+            return whole
         }
     }
 
