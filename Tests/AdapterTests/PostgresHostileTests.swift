@@ -109,6 +109,25 @@ struct PostgresHostileTests {
     }
 
     @Test(
+        "a field's column dropped by hand is made again at the next opening, and edits to it are saved"
+    )
+    func droppedColumnMadeAgain() async throws {
+        let location = try PostgresTestServer.location(PostgresTestServer.newTable())
+        let louvre = Attraction(name: "Louvre", notes: "Mona Lisa")
+        let (store, persistence) = try await AttractionStore.openTable(at: location)
+        try store.add(louvre)
+        try await persistence.close()
+        try PostgresTestServer.run("ALTER TABLE \"\(location.table)\" DROP COLUMN notes")
+
+        let (again, reopened) = try await AttractionStore.openTable(at: location)
+        #expect(again.elements.map(\.notes) == [""])
+        try again.replace(louvre.id, with: Attraction(id: louvre.id, name: "Louvre", notes: "Nike"))
+        try await reopened.close()
+        let kept = try await PostgresListTable<Attraction>.read(from: location)
+        #expect(kept.map(\.notes) == ["Nike"])
+    }
+
+    @Test(
         "an edit that waits past its lock wait for another session's lock is told, then saved once the lock is let go"
     )
     func stalledByAnotherSessionsLock() async throws {
