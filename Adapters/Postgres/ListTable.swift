@@ -204,8 +204,8 @@ actor ListTable<Element: RowListElement> {
     func decode(_ row: ArraySlice<String?>, fields: ContiguousArray<ElementField<Element>>)
         -> (element: Element?, problem: String?)
     {
-        var batch = RowBatch()
-        (batch.ids, batch.texts) = ([row.first.flatMap { $0 } ?? ""], Array(row.dropFirst()))
+        var batch = RowBatch(fields: fields.count)
+        for text in row { batch.append(text) }
         return Element.decoded(row: 0, of: batch, fields: fields)
     }
 

@@ -162,13 +162,19 @@ package final class PostgresConnection {
             defer { PQclear(result) }
             guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(of: result) }
             let (count, columns) = (PQntuples(result), PQnfields(result))
-            var batch = RowBatch(fields: Int(columns) - 1)
+            var batch = RowBatch(fields: max(Int(columns) - 1, 0), rows: Int(count))
             for row in 0..<count {
-                batch.ids.append(String(cString: PQgetvalue(result, row, 0)))
-                for column in 1..<max(columns, 1) {
-                    batch.texts.append(
+                for column in 0..<columns {
+                    // The text's bytes, as libpq holds them: no string is made on this thread.
+                    let value =
                         PQgetisnull(result, row, column) == 1
-                            ? nil : String(cString: PQgetvalue(result, row, column)))
+                        ? nil : PQgetvalue(result, row, column)
+                    batch.append(
+                        value.map {
+                            UnsafeBufferPointer(
+                                start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                                count: Int(PQgetlength(result, row, column)))
+                        })
                 }
             }
             if count > 0 { hand(batch) }

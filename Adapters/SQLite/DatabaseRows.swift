@@ -7,10 +7,9 @@ struct StoredRows: Sendable {
     typealias Decoded<Element: RowListElement> = (list: EditableList<Element>, problems: [Problem])
     typealias Problem = (row: Int, reason: String)
 
-    /// Each row's id and field texts, and the rows (from 0) whose id is not stored as text or
-    /// whose rank is not an integer, and why: no write here could find (`WHERE id = ?` never
-    /// matches a blob) or place them.
-    var batch = RowBatch()
+    /// Each row's id and field texts, and the rows whose id is not text or rank not an integer,
+    /// and why: no write here could find (`WHERE id = ?` never matches a blob) or place them.
+    var batch: RowBatch
     /// Each row's place, `rank` then `rowid`.
     var places: [(rank: Int64, rowid: Int64)] = []
 
@@ -19,7 +18,7 @@ struct StoredRows: Sendable {
         _ connection: SQLiteConnection, for _: Element.Type, changedAfter: Int64
     ) throws -> StoredRows {
         let fields = Element.fields.count
-        var rows = StoredRows()
+        var rows = StoredRows(batch: RowBatch(fields: fields))
         // `+rank`: sorted after the search by the change index, not read whole in rank order.
         try connection.rows(
             "\(try selected(connection, for: Element.self)), rank, rowid FROM elements WHERE row_change > ? ORDER BY +rank, rowid",
@@ -41,14 +40,14 @@ struct StoredRows: Sendable {
         let (fields, selected) = (Element.fields.count, try selected(connection, for: Element.self))
         let key = "SELECT group_concat(name) FROM pragma_table_info('elements') WHERE pk > 0"
         return try Element.decodedRows(distinctIDs: try connection.strings(key) == ["id"]) { hand in
-            var batch = RowBatch(fields: fields)
+            var batch = RowBatch(fields: fields, rows: RowBatch.capacity)
             // The rowid orders ranks set equal by hand: the rank index holds it; nothing is sorted.
             let sql = "\(selected) FROM elements ORDER BY rank, rowid"
             try connection.rows(sql) { row in
                 batch.append(row, fields: fields)
                 if batch.isFull {
                     hand(batch)
-                    batch = RowBatch(fields: fields)
+                    batch = RowBatch(fields: fields, rows: RowBatch.capacity)
                 }
             }
             hand(batch)
@@ -75,8 +74,7 @@ struct StoredRows: Sendable {
 extension RowBatch {
     /// Adds a row read as `id, <fields>, <why mistyped>`.
     fileprivate mutating func append(_ row: SQLiteRow, fields: Int) {
-        if let problem = row[fields + 1] { mistyped[ids.count] = problem }
-        ids.append(row[0] ?? "")
-        for column in 1..<fields + 1 { texts.append(row[column]) }
+        if let problem = row[fields + 1] { mistyped[count] = problem }
+        for column in 0..<fields + 1 { row.withText(column) { append($0) } }
     }
 }

@@ -87,7 +87,7 @@ extension ListDatabase {
         -> ElementMerge<Element>.Outcome
     {
         let key = SQLiteValue.text(write.key)
-        let (outcome, steps) = write.plan(stored: try storedRow(key, in: connection))
+        let (outcome, steps) = write.plan(stored: try storedRow(key, connection))
         let place = { try write.rank(in: SQLiteRanks(connection: connection), place: self.path) }
         for step in steps {
             switch step {
@@ -108,22 +108,17 @@ extension ListDatabase {
         try connection.run(insertStatement, [id, .integer(rank)] + DatabaseSchema.stored(element))
     }
 
-    /// The stored row with `key`: `nil` if there is none, `.some(nil)` if it cannot be read or
-    /// breaks a rule.
-    private func storedRow(_ key: SQLiteValue, in connection: SQLiteConnection) throws
-        -> Element??
-    {
+    /// The stored row with `key`: `nil` if none, `.some(nil)` if it is unreadable or breaks a rule.
+    private func storedRow(_ key: SQLiteValue, _ connection: SQLiteConnection) throws -> Element?? {
         let fields = ContiguousArray(Element.fields)
         var found: Element?? = nil
         try connection.rows(
             "SELECT id, \(fields.map(DatabaseSchema.reading).joined(separator: ", ")) FROM elements WHERE id = ?",
             [key]
         ) { row in
-            var problem: String?
-            let texts = (0...fields.count).map { row[$0] }
-            found = .some(
-                Element.decoded(
-                    key: row[0] ?? "", texts: texts, from: 1, fields: fields, problem: &problem))
+            var batch = RowBatch(fields: fields.count)
+            for column in 0...fields.count { row.withText(column) { batch.append($0) } }
+            found = .some(Element.decoded(row: 0, of: batch, fields: fields).element)
         }
         return found
     }

@@ -183,12 +183,19 @@ struct SQLiteRow {
 
     /// The column as text (`nil` for `NULL`); a double in Swift's shortest text, read back exact.
     subscript(_ column: Int) -> String? {
+        withText(column) { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// `body` of the column's text as UTF-8 bytes, as the subscript reads it, with no string made.
+    func withText<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
         let index = Int32(column)
         if sqlite3_column_type(statement, index) == SQLITE_FLOAT {
-            return String(sqlite3_column_double(statement, index))
+            var text = String(sqlite3_column_double(statement, index))
+            return text.withUTF8(body)
         }
-        guard let text = sqlite3_column_text(statement, index) else { return nil }
+        // The text first, then its length, as SQLite asks: a number is turned into text once.
+        guard let text = sqlite3_column_text(statement, index) else { return body(nil) }
         let count = Int(sqlite3_column_bytes(statement, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        return body(UnsafeBufferPointer(start: text, count: count))
     }
 }

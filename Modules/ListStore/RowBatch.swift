@@ -5,31 +5,73 @@ public import MVCElements
 /// Rows a database adapter read, handed to ``RowListElement/decodedRows(distinctIDs:reading:)`` a batch at a
 /// time, so the rows read so far are decoded while the next are read.
 ///
-/// Row *i* of the batch is `ids[i]` with the `fields.count` texts of `texts` from
-/// `i * fields.count` (`nil`: the field keeps its default).
+/// A row is its id's text and then one text per described field (`nil`: the field keeps its
+/// default). The texts are kept as their UTF-8 bytes, one after another, and become strings
+/// only where they are decoded: the thread that reads rows allocates nothing per row, and each
+/// string is made, and freed if it is not kept, on the thread that decodes it.
 public struct RowBatch: Sendable {
-    /// Each row's id, as stored.
-    public var ids: [String] = []
-    /// Each row's field texts, `fields.count` per row.
-    public var texts: [String?] = []
+    /// Every cell's UTF-8 bytes, one after another, row after row.
+    private var bytes: [UInt8] = []
+    /// Where each cell ends in `bytes`, and whether it is `NULL`.
+    private var cells: [(end: Int, isNull: Bool)] = []
+    /// The cells in a row: the id and each field.
+    private let width: Int
     /// The rows (from 0, in this batch) a database could not even hand over as text, and why.
-    public var mistyped: [Int: String] = [:]
+    @usableFromInline package var mistyped: [Int: String] = [:]
 
-    /// An empty batch.
-    public init() {}
-
-    /// An empty batch, with room for `capacity` rows of `fields` texts.
-    package init(fields: Int) {
-        ids.reserveCapacity(Self.capacity)
-        texts.reserveCapacity(Self.capacity * fields)
+    /// An empty batch of rows with `fields` texts each, with room for `rows` rows.
+    package init(fields: Int, rows: Int = 1) {
+        width = fields + 1
+        cells.reserveCapacity(rows * width)
+        // Room for short texts; a batch of longer ones grows once or twice.
+        bytes.reserveCapacity(rows * width * 24)
     }
 
     /// The rows a batch holds before it is handed over: enough to keep a core busy for a few
     /// milliseconds, few enough that the rows' text is never all held at once.
     package static var capacity: Int { 20_000 }
 
-    /// Whether the batch holds `capacity` rows, and is to be handed over.
-    package var isFull: Bool { ids.count >= Self.capacity }
+    /// The rows the batch holds (a row being appended counts once its id is).
+    @usableFromInline package var count: Int { (cells.count + width - 1) / width }
+
+    /// Whether the batch holds `capacity` rows, or 32 MB of text, and is to be handed over.
+    package var isFull: Bool { cells.count >= Self.capacity * width || bytes.count >= 1 << 25 }
+
+    /// Adds the next cell (a row's id, then its fields in order): `text`'s bytes, or `NULL`.
+    package mutating func append(_ text: UnsafeBufferPointer<UInt8>?) {
+        if let text { bytes.append(contentsOf: text) }
+        cells.append((bytes.count, text == nil))
+    }
+
+    /// Adds the next cell from a string, or `NULL`.
+    package mutating func append(_ text: String?) {
+        guard var text else { return append(nil as UnsafeBufferPointer<UInt8>?) }
+        text.withUTF8 { append($0) }
+    }
+
+    /// Row `row`'s id as text, or `""` if it has none.
+    @usableFromInline package func id(_ row: Int) -> String { text(row, cell: 0) ?? "" }
+
+    /// Row `row`'s text for field `field` (from 0), or `nil` if it is `NULL`.
+    @usableFromInline package func text(_ row: Int, field: Int) -> String? {
+        text(row, cell: field + 1)
+    }
+
+    private func text(_ row: Int, cell: Int) -> String? {
+        let index = row * width + cell
+        guard index < cells.count, !cells[index].isNull else { return nil }
+        let start = index == 0 ? 0 : cells[index - 1].end
+        return bytes.withUnsafeBufferPointer {
+            String(
+                decoding: UnsafeBufferPointer(rebasing: $0[start..<cells[index].end]), as: UTF8.self
+            )
+        }
+    }
+
+    /// Whether the batch's rows have `fields` texts each, and its last row all of them.
+    @usableFromInline package func isWhole(fields: Int) -> Bool {
+        width == fields + 1 && cells.count % width == 0
+    }
 }
 
 extension RowListElement {
@@ -46,10 +88,9 @@ extension RowListElement {
         try reading { batch in
             let (batch, first) = (copy batch, rows)
             precondition(
-                batch.texts.count == batch.ids.count * fields.count,
-                "a RowBatch of \(batch.ids.count) rows holds \(batch.texts.count) texts, not \(fields.count) a row"
-            )
-            rows += batch.ids.count
+                batch.isWhole(fields: fields.count),
+                "a RowBatch of \(batch.count) rows lacks texts: \(fields.count) a row")
+            rows += batch.count
             decoder.run { BatchDecoder.decoded(batch, first: first) }
         }
         let (elements, problems) = decoder.joined()
@@ -123,8 +164,8 @@ final class BatchDecoder<Element: RowListElement>: @unchecked Sendable {
     static func decoded(_ batch: RowBatch, first: Int) -> Part {
         let fields = ContiguousArray(Element.fields)
         var part: Part = ([], [])
-        part.elements.reserveCapacity(batch.ids.count)
-        for row in batch.ids.indices {
+        part.elements.reserveCapacity(batch.count)
+        for row in 0..<batch.count {
             switch Element.decoded(row: row, of: batch, fields: fields) {
             case (let element?, _): part.elements.append(element)
             case (nil, let problem): part.problems.append((first + row + 1, problem ?? ""))

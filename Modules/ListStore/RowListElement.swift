@@ -58,46 +58,30 @@ extension RowListElement where ID == UUID {
 }
 
 extension RowListElement {
-    /// The element a row's id and its `fields.count` texts from `start` describe, or `nil` with
-    /// `problem` set (`texts` is not sliced: a slice costs a retain per row).
-    @inlinable
-    package static func decoded(
-        key: String, texts: [String?], from start: Int,
-        fields: ContiguousArray<ElementField<Self>>, problem: inout String?
-    ) -> Self? {
-        // Only an id written exactly as this code writes it: later edits would miss the row.
-        guard let id = Self.id(stored: key) else {
-            let article = "aeiou".contains(noun.first ?? "x") ? "an" : "a"
-            problem = "its id “\(key)” is not the id of \(article) \(noun), as written here"
-            return nil
-        }
-        var element = Self(blankWithID: id)
-        for index in 0..<fields.count {
-            guard let text = texts[start + index] else { continue }
-            if let broken = fields[index].set(text, in: &element) {
-                problem = "\(noun) \(key), field “\(fields[index].name)”: \(broken)"
-                return nil
-            }
-        }
-        if let broken = element.problems.first {
-            problem = "\(noun) \(key): \(broken)"
-            return nil
-        }
-        return element
-    }
-
     /// Row `row` of `batch` as an element, or why it cannot be taken in.
     @inlinable
     package static func decoded(
         row: Int, of batch: RowBatch, fields: ContiguousArray<ElementField<Self>>
     ) -> (element: Self?, problem: String?) {
+        let key = batch.id(row)
         if !batch.mistyped.isEmpty, let reason = batch.mistyped[row] {
-            return (nil, "\(noun) \(batch.ids[row]): \(reason)")
+            return (nil, "\(noun) \(key): \(reason)")
         }
-        var problem: String?
-        let element = decoded(
-            key: batch.ids[row], texts: batch.texts, from: row * fields.count, fields: fields,
-            problem: &problem)
-        return (element, element == nil ? problem ?? "it cannot be read" : nil)
+        // Only an id written exactly as this code writes it: later edits would miss the row.
+        guard let id = Self.id(stored: key) else {
+            let article = "aeiou".contains(noun.first ?? "x") ? "an" : "a"
+            return (nil, "its id “\(key)” is not the id of \(article) \(noun), as written here")
+        }
+        var element = Self(blankWithID: id)
+        for index in 0..<fields.count {
+            guard let text = batch.text(row, field: index) else { continue }
+            if let broken = fields[index].set(text, in: &element) {
+                return (nil, "\(noun) \(key), field “\(fields[index].name)”: \(broken)")
+            }
+        }
+        if let broken = element.problems.first {
+            return (nil, "\(noun) \(key): \(broken)")
+        }
+        return (element, nil)
     }
 }
