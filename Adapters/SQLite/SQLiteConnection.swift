@@ -186,7 +186,7 @@ struct SQLiteRow {
         withText(column) { $0.map { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// `body` of the column's text as UTF-8 bytes, as the subscript reads it, with no string made.
+    /// `body` of the column's text as UTF-8 bytes, as the subscript reads it (no string but a REAL's).
     func withText<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
         let index = Int32(column)
         if sqlite3_column_type(statement, index) == SQLITE_FLOAT {

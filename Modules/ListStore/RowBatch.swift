@@ -7,8 +7,12 @@ public import MVCElements
 ///
 /// A row is its id's text and then one text per described field (`nil`: the field keeps its
 /// default). The texts are kept as their UTF-8 bytes, one after another, and become strings
-/// only where they are decoded: the thread that reads rows allocates nothing per row, and each
-/// string is made, and freed if it is not kept, on the thread that decodes it.
+/// only where they are decoded: the thread that reads rows copies bytes, and each string is
+/// made, and freed if it is not kept, on the thread that decodes it.
+///
+/// An adapter of your own makes a batch with ``init(fields:rows:)``, appends each row's id and
+/// then its fields' texts with ``append(_:)-(UnsafeBufferPointer<UInt8>?)`` or
+/// ``append(_:)-(String?)``, and hands it over once ``isFull``.
 public struct RowBatch: Sendable {
     /// Every cell's UTF-8 bytes, one after another, row after row.
     private var bytes: [UInt8] = []
@@ -16,11 +20,12 @@ public struct RowBatch: Sendable {
     private var cells: [(end: Int, isNull: Bool)] = []
     /// The cells in a row: the id and each field.
     private let width: Int
-    /// The rows (from 0, in this batch) a database could not even hand over as text, and why.
-    @usableFromInline package var mistyped: [Int: String] = [:]
+    /// The rows (from 0, in this batch) a database could not even hand over as text, and why:
+    /// set before the row's cells are appended (at ``count``), each is told, never taken in.
+    public var mistyped: [Int: String] = [:]
 
     /// An empty batch of rows with `fields` texts each, with room for `rows` rows.
-    package init(fields: Int, rows: Int = 1) {
+    public init(fields: Int, rows: Int = 1) {
         width = fields + 1
         cells.reserveCapacity(rows * width)
         // Room for short texts; a batch of longer ones grows once or twice.
@@ -29,22 +34,22 @@ public struct RowBatch: Sendable {
 
     /// The rows a batch holds before it is handed over: enough to keep a core busy for a few
     /// milliseconds, few enough that the rows' text is never all held at once.
-    package static var capacity: Int { 20_000 }
+    public static var capacity: Int { 20_000 }
 
     /// The rows the batch holds (a row being appended counts once its id is).
-    @usableFromInline package var count: Int { (cells.count + width - 1) / width }
+    public var count: Int { (cells.count + width - 1) / width }
 
     /// Whether the batch holds `capacity` rows, or 32 MB of text, and is to be handed over.
-    package var isFull: Bool { cells.count >= Self.capacity * width || bytes.count >= 1 << 25 }
+    public var isFull: Bool { cells.count >= Self.capacity * width || bytes.count >= 1 << 25 }
 
     /// Adds the next cell (a row's id, then its fields in order): `text`'s bytes, or `NULL`.
-    package mutating func append(_ text: UnsafeBufferPointer<UInt8>?) {
+    public mutating func append(_ text: UnsafeBufferPointer<UInt8>?) {
         if let text { bytes.append(contentsOf: text) }
         cells.append((bytes.count, text == nil))
     }
 
     /// Adds the next cell from a string, or `NULL`.
-    package mutating func append(_ text: String?) {
+    public mutating func append(_ text: String?) {
         guard var text else { return append(nil as UnsafeBufferPointer<UInt8>?) }
         text.withUTF8 { append($0) }
     }
@@ -89,7 +94,7 @@ extension RowListElement {
             let (batch, first) = (copy batch, rows)
             precondition(
                 batch.isWhole(fields: fields.count),
-                "a RowBatch of \(batch.count) rows lacks texts: \(fields.count) a row")
+                "a RowBatch's rows do not each hold an id and \(fields.count) texts")
             rows += batch.count
             decoder.run { BatchDecoder.decoded(batch, first: first) }
         }

@@ -73,9 +73,9 @@ extension Observable where Self: AnyObject & Sendable {
 /// so a change made on another thread may not have landed when it reads: it reads an earlier
 /// value, and no further notice comes when the change lands. An object that holds its storage's
 /// lock from the announcement to the store makes that read wait for the change, which is the
-/// contract `observe` states. For one that does not, the follower looks again after every notice,
-/// after pauses that double (1 ms, 2 ms, 4 ms…, up to an hour), until the next notice comes or
-/// the observation ends, and delivers each change that lands: a change held up for a while
+/// contract `observe` states. For one that does not, the follower looks again within a
+/// millisecond of every notice, then after pauses that double (2 ms, 4 ms…, up to an hour), until
+/// the next notice comes or the observation ends, and delivers each change that lands: a change held up for a while
 /// arrives within about twice that while (an hour more at most), and the looks after a notice
 /// are a few dozen a day. (Tracking after the change, didSet, is not public in this toolchain.)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
@@ -96,21 +96,6 @@ enum PropertyFollower {
         // capture list here crashed the 6.3 compiler in a standalone build, or the program at
         // run time inside this package.)
         weak let weakObject = object
-        /// The property's value once it differs from `previous`, looked at again after pauses
-        /// that double; `nil` if the observation or the look ended first.
-        @MainActor func valueLanding(after previous: Value, _ isCancelled: CancellationFlag) async
-            -> Value?
-        {
-            var pause = Duration.milliseconds(1)
-            while true {
-                // Cancelled when a newer notice starts the looking over.
-                do { try await Task.sleep(for: pause) } catch { return nil }
-                guard !isCancelled.isSet, let object = weakObject else { return nil }
-                let current = object[keyPath: keyPath]
-                if current != previous { return current }
-                pause = min(pause * 2, .seconds(3_600))
-            }
-        }
         let values = Observations<Value, Never>.untilFinished {
             guard let object = weakObject else { return .finish }
             return .next(object[keyPath: keyPath])
@@ -130,6 +115,22 @@ enum PropertyFollower {
                     kind: .setting,
                     oldValue: options.contains(.old) ? oldValue : nil,
                     newValue: options.contains(.new) ? newValue : nil))
+        }
+        /// Looks at the property again after pauses that double, and delivers each change that
+        /// landed; a notice that came meanwhile starts the pauses over.
+        @MainActor func lookAgain() async {
+            var (pause, notices) = (Duration.milliseconds(1), delivered.notices)
+            while true {
+                delivered.looksWithinAMillisecond = pause <= .milliseconds(1)
+                // Cancelled when the observation ends, or when a notice comes in a longer pause.
+                do { try await Task.sleep(for: pause) } catch { return }
+                guard !isCancelled.isSet, let object = weakObject else { return }
+                let current = object[keyPath: keyPath]
+                let isNew = current != delivered.value || delivered.notices != notices
+                if current != delivered.value { deliver(current) }
+                pause = isNew ? .milliseconds(1) : min(pause * 2, .seconds(3_600))
+                notices = delivered.notices
+            }
         }
         /// Ends the following once the object is gone, though the token is still held: the
         /// object's registrar keeps `lifetime` until the next change or until the object goes,
@@ -164,12 +165,13 @@ enum PropertyFollower {
                 // `Observations` re-reads the property when it is about to change (willSet): a
                 // change made on another thread may not have landed when it reads, and no
                 // further notice comes when it does. So after each notice, whatever it read,
-                // look again for a while (a new notice starts the looking over).
-                delivered.lookingAgain?.cancel()
-                delivered.lookingAgain = Task { @MainActor in
-                    while let landed = await valueLanding(after: delivered.value, isCancelled) {
-                        deliver(landed)
-                    }
+                // look again for a while (a new notice starts the looking over). A look already
+                // due within a millisecond takes the notice in; only one further off is started
+                // over (a new task for every notice took half the time of a delivery).
+                delivered.notices &+= 1
+                if !delivered.looksWithinAMillisecond {
+                    delivered.lookingAgain?.cancel()
+                    delivered.lookingAgain = Task { @MainActor in await lookAgain() }
                 }
             }
         }
@@ -189,6 +191,9 @@ private final class Delivered<Value> {
     var value: Value
     var following: Task<Void, Never>?
     var lookingAgain: Task<Void, Never>?
+    /// The notices that came so far, and whether the next look is due within a millisecond.
+    var notices = 0
+    var looksWithinAMillisecond = false
 
     init(_ value: Value) {
         self.value = value

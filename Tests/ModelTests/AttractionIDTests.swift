@@ -25,6 +25,11 @@ struct AttractionIDTests {
             "", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D100",
             "4F0B5C4E0F1A-4C55-9C3D-2B6F4A8E9D10-", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1G",
             "{F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8É9D1",
+            // Each character just beside the digits and the letters, which a parse by ranges
+            // could let in.
+            "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1/", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1:",
+            "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1@", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1`",
+            ":F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D10", "4F0B5C4E-0F1A-4C55-9C3D-2B6F4A8E9D1\u{7F}",
         ])
     func notAnID(text: String) {
         #expect(Attraction.ID(text) == nil)
