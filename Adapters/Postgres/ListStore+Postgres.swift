@@ -23,12 +23,9 @@ extension ListStore where Element: RowListElement {
     ) {
         let table = ListTable<Element>(location: location)
         let (list, problems) = try await table.open()
-        if let first = problems.first {
+        if let reason = Element.refusal(problems) {
             await table.close()
-            throw .brokenRule(
-                path: location.description,
-                reason:
-                    "\(first)\(problems.count > 1 ? " (and \(problems.count - 1) more rows)" : "")")
+            throw .brokenRule(path: location.description, reason: reason)
         }
         let persistence = PostgresPersistence(table: table, tracer: tracer)
         let store = ListStore(list, persistence: persistence, tracer: tracer)
@@ -47,7 +44,11 @@ public enum PostgresListTable<Element: RowListElement> {
         -> [Element]
     {
         let table = ListTable<Element>(location: location)
-        let opened: Result<(list: EditableList<Element>, problems: [String]), PersistenceError>
+        let opened:
+            Result<
+                (list: EditableList<Element>, problems: [(row: Int, reason: String)]),
+                PersistenceError
+            >
         do throws(PersistenceError) {
             opened = .success(try await table.open(creating: false))
         } catch {
@@ -55,8 +56,8 @@ public enum PostgresListTable<Element: RowListElement> {
         }
         await table.close()
         let (list, problems) = try opened.get()
-        if let first = problems.first {
-            throw .brokenRule(path: location.description, reason: first)
+        if let reason = Element.refusal(problems) {
+            throw .brokenRule(path: location.description, reason: reason)
         }
         return list.elements
     }

@@ -94,7 +94,7 @@ actor ListTable<Element: RowListElement> {
     /// - Throws: `PersistenceError` if the server cannot be reached or refuses, the table holds
     ///   another kind of list (or is not this program's), or is of a newer layout.
     func open(creating: Bool = true) throws(PersistenceError) -> (
-        list: EditableList<Element>, problems: [String]
+        list: EditableList<Element>, problems: [(row: Int, reason: String)]
     ) {
         do throws(PersistenceError) {
             return try made(creating: creating)
@@ -105,7 +105,7 @@ actor ListTable<Element: RowListElement> {
     }
 
     private func made(creating: Bool) throws(PersistenceError) -> (
-        list: EditableList<Element>, problems: [String]
+        list: EditableList<Element>, problems: [(row: Int, reason: String)]
     ) {
         try withConnection { connection in
             try connection.transaction {
@@ -181,7 +181,8 @@ actor ListTable<Element: RowListElement> {
 
     /// The whole list, in one snapshot with the counter it is at.
     private func readWhole(_ connection: PostgresConnection) throws -> (
-        list: EditableList<Element>, problems: [String], through: Int64, epoch: String
+        list: EditableList<Element>, problems: [(row: Int, reason: String)], through: Int64,
+        epoch: String
     ) {
         try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             let (through, _, epoch) = try counter(connection)
@@ -196,7 +197,7 @@ actor ListTable<Element: RowListElement> {
                     "SELECT \(TableSchema.selected(Element.self)) FROM \(table) ORDER BY rank, id",
                     handing: hand)
             }
-            return (list, problems.map(\.reason), through, epoch)
+            return (list, problems, through, epoch)
         }
     }
 
@@ -283,7 +284,7 @@ actor ListTable<Element: RowListElement> {
         let whole = try readWhole(connection)
         var changes = TableChanges<Element>(
             mark: TableMark(through: whole.through, epoch: whole.epoch))
-        changes.whole = (whole.list.elements, whole.problems)
+        changes.whole = (whole.list.elements, whole.problems.map(\.reason))
         return changes
     }
 

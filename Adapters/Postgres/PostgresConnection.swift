@@ -40,6 +40,15 @@ package final class PostgresConnection {
             PQfinish(handle)
             throw PostgresFailure(kind: Self.kind(ofConnectionFailure: message), message: message)
         }
+        // Text both ways as UTF-8, whatever the database's encoding, `PGCLIENTENCODING` or the
+        // URL say: Swift's strings are UTF-8, and text in another encoding would be read, and
+        // written back, altered.
+        guard PQsetClientEncoding(handle, "UTF8") == 0 else {
+            let message = Self.message(of: handle)
+            PQfinish(handle)
+            throw PostgresFailure(
+                kind: .refused, message: "it cannot send text as UTF-8: \(message)")
+        }
         self.handle = handle
         // Notices (a table already there, say) are the server's chatter, not the user's business.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)

@@ -112,8 +112,8 @@ actor ListDatabase<Element: SQLiteListElement> {
                 return (version, last, stamp, try StoredRows.readAll(connection, for: Element.self))
             }
         }
-        if let problem = decoded.problems.first {
-            throw .brokenRule(path: path, reason: "row \(problem.row): \(problem.reason)")
+        if let reason = Element.refusal(decoded.problems) {
+            throw .brokenRule(path: path, reason: reason)
         }
         return (version, lastChange, stamp, decoded.list)
     }

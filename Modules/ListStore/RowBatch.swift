@@ -54,22 +54,25 @@ public struct RowBatch: Sendable {
         text.withUTF8 { append($0) }
     }
 
-    /// Row `row`'s id as text, or `""` if it has none.
-    @usableFromInline package func id(_ row: Int) -> String { text(row, cell: 0) ?? "" }
-
-    /// Row `row`'s text for field `field` (from 0), or `nil` if it is `NULL`.
-    @usableFromInline package func text(_ row: Int, field: Int) -> String? {
-        text(row, cell: field + 1)
+    /// Row `row`'s id as text (bytes that are not UTF-8 shown as U+FFFD), or `""` if it has none.
+    @usableFromInline package func id(_ row: Int) -> String {
+        withCell(row, 0) { $0.map { String(decoding: $0, as: UTF8.self) } } ?? ""
     }
 
-    private func text(_ row: Int, cell: Int) -> String? {
+    /// Row `row`'s text for field `field` (from 0): `nil` if it is `NULL`, `.some(nil)` if its
+    /// bytes are not UTF-8 (another program's; read with U+FFFD, an edit would store it altered).
+    @usableFromInline package func text(_ row: Int, field: Int) -> String?? {
+        withCell(row, field + 1) { $0.map { String(validating: $0, as: UTF8.self) } }
+    }
+
+    private func withCell<T>(_ row: Int, _ cell: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T)
+        -> T
+    {
         let index = row * width + cell
-        guard index < cells.count, !cells[index].isNull else { return nil }
+        guard index < cells.count, !cells[index].isNull else { return body(nil) }
         let start = index == 0 ? 0 : cells[index - 1].end
         return bytes.withUnsafeBufferPointer {
-            String(
-                decoding: UnsafeBufferPointer(rebasing: $0[start..<cells[index].end]), as: UTF8.self
-            )
+            body(UnsafeBufferPointer(rebasing: $0[start..<cells[index].end]))
         }
     }
 
@@ -98,7 +101,8 @@ extension RowListElement {
             rows += batch.count
             decoder.run { BatchDecoder.decoded(batch, first: first) }
         }
-        let (elements, problems) = decoder.joined()
+        var (elements, problems) = decoder.joined()
+        if !distinctIDs { (elements, problems) = withoutRepeatedIDs(elements, problems) }
         return (
             distinctIDs ? EditableList(distinctIDs: elements) : EditableList(elements), problems
         )

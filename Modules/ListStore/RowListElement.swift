@@ -74,7 +74,13 @@ extension RowListElement {
         }
         var element = Self(blankWithID: id)
         for index in 0..<fields.count {
-            guard let text = batch.text(row, field: index) else { continue }
+            guard let cell = batch.text(row, field: index) else { continue }
+            guard let text = cell else {
+                return (
+                    nil,
+                    "\(noun) \(key), field “\(fields[index].name)”: its text is not UTF-8 (another program wrote it), and would be saved altered"
+                )
+            }
             if let broken = fields[index].set(text, in: &element) {
                 return (nil, "\(noun) \(key), field “\(fields[index].name)”: \(broken)")
             }
@@ -83,5 +89,53 @@ extension RowListElement {
             return (nil, "\(noun) \(key): \(broken)")
         }
         return (element, nil)
+    }
+
+    /// `elements`, read in list order with `problems` (each row's, from 1), without a second
+    /// row of an id: each is told by its row, naming the row the id is first in.
+    ///
+    /// A table that does not keep each id once (its primary key dropped by another program)
+    /// could hold two; the list shows one row an id, and an edit of it would change both.
+    @inlinable
+    package static func withoutRepeatedIDs(
+        _ elements: [Self], _ problems: [(row: Int, reason: String)]
+    ) -> (elements: [Self], problems: [(row: Int, reason: String)]) {
+        var (firstRows, kept, repeated): ([ID: Int], [Self], [(row: Int, reason: String)]) = (
+            [:], [], []
+        )
+        kept.reserveCapacity(elements.count)
+        var (row, nextProblem) = (0, 0)
+        for element in elements {
+            // The row after the last, past the rows that are problems.
+            row += 1
+            while nextProblem < problems.count, problems[nextProblem].row == row {
+                (row, nextProblem) = (row + 1, nextProblem + 1)
+            }
+            if let first = firstRows[element.id] {
+                repeated.append(
+                    (row, "\(noun) \(storedText(of: element.id)): its id is row \(first)'s too"))
+            } else {
+                firstRows[element.id] = row
+                kept.append(element)
+            }
+        }
+        guard !repeated.isEmpty else { return (elements, problems) }
+        return (kept, (problems + repeated).sorted { $0.row < $1.row })
+    }
+
+    /// The reason an opening refuses a list with rows it cannot take in, if it has any: the
+    /// first row and why, and the rows after it, by number.
+    package static func refusal(_ problems: [(row: Int, reason: String)]) -> String? {
+        guard let first = problems.first else { return nil }
+        let others = problems.dropFirst().map(\.row)
+        let more =
+            switch others.count {
+            case 0: ""
+            case 1: " (and row \(others[0]))"
+            case 2...10: " (and rows \(others.map(String.init).joined(separator: ", ")))"
+            default:
+                " (and \(others.count) more rows: \(others.prefix(10).map(String.init).joined(separator: ", "))…)"
+            }
+        return "row \(first.row): \(first.reason)\(more)"
     }
 }

@@ -49,7 +49,7 @@ struct PostgresHostileTests {
     }
 
     @Test(
-        "a primary key dropped by hand while a store is open, then an id written twice, never lists the id twice; the table reopens with the first"
+        "a primary key dropped by hand while a store is open, then an id written twice, never lists the id twice; reopening refuses the table naming both rows"
     )
     func primaryKeyDroppedWhileOpen() async throws {
         let location = try PostgresTestServer.location(PostgresTestServer.newTable())
@@ -76,6 +76,12 @@ struct PostgresHostileTests {
         try store.replace(orsay.id, with: Attraction(id: orsay.id, name: "Musée d'Orsay"))
         try await persistence.close()
 
+        await #expect {
+            try await AttractionStore.openTable(at: location)
+        } throws: { error in
+            "\(error)".contains("row 3: attraction \(louvre.id): its id is row 1's too")
+        }
+        try PostgresTestServer.run("DELETE FROM \(table) WHERE name = 'Louvre again'")
         let (reopened, again) = try await AttractionStore.openTable(at: location)
         #expect(reopened.elements.map(\.name) == ["Louvre", "Musée d'Orsay"])
         #expect(reopened.position(of: louvre.id) == 0)
@@ -173,5 +179,24 @@ struct PostgresHostileTests {
         let kept = try await PostgresListTable<Attraction>.read(
             from: PostgresTestServer.location(table))
         #expect(kept.map(\.name) == ["Louvre", "Orsay"])
+    }
+
+    @Test(
+        "text travels as UTF-8 whatever client encoding the URL asks for: a name LATIN1 cannot hold is saved, and another program reads it as written"
+    )
+    func textAsUTF8WhateverTheURLSays() async throws {
+        let table = PostgresTestServer.newTable()
+        let name = try #require(table.fragment)
+        let settings = try #require(PostgresTestServer.url) + "?client_encoding=LATIN1"
+        let location = try PostgresLocation(settings + "#" + name)
+        let (store, persistence) = try await AttractionStore.openTable(at: location)
+        try store.add(Attraction(name: "Café Zürich 🚲"))
+        try await persistence.close()
+
+        let stored = try PostgresTestServer.run("SELECT name FROM \"\(name)\"")
+        #expect(stored == [["Café Zürich 🚲"]])
+        try PostgresTestServer.run("UPDATE \"\(name)\" SET name = 'Musée d’Orsay'")
+        let read = try await PostgresListTable<Attraction>.read(from: location)
+        #expect(read.map(\.name) == ["Musée d’Orsay"])
     }
 }

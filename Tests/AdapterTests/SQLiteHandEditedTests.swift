@@ -22,7 +22,7 @@ import Testing
 @Suite("The SQLite store, with its table changed by hand")
 struct SQLiteHandEditedTests {
     @Test(
-        "a table rebuilt by hand without its primary key, holding an id twice, opens with the first, and finds each id"
+        "a table rebuilt by hand without its primary key, holding an id twice, is refused naming both rows; without the second it opens and finds each id"
     )
     func idTwiceWithoutPrimaryKey() async throws {
         let folder = try TemporaryFolder()
@@ -43,6 +43,14 @@ struct SQLiteHandEditedTests {
                 SELECT id, (SELECT max(rank) + 1 FROM elements), 'Louvre again', '' FROM elements
                 WHERE name = 'Louvre';
             """)
+
+        // Shown with one row an id, an edit of it would change both rows, unseen.
+        await #expect {
+            try await AttractionStore.openDatabase(at: url)
+        } throws: { error in
+            "\(error)".contains("row 3: attraction \(louvre.id): its id is row 1's too")
+        }
+        try RawSQLite(url).execute("DELETE FROM elements WHERE name = 'Louvre again'")
 
         let (store, persistence) = try await AttractionStore.openDatabase(at: url)
         #expect(store.elements.map(\.name) == ["Louvre", "Orsay"])
@@ -83,5 +91,35 @@ struct SQLiteHandEditedTests {
         #expect(await eventually { reader.store.elements.map(\.name) == ["Cluny", "Louvre"] })
         #expect(reader.store.elements.last?.notes == "Vermeer")
         #expect(mirror.elements == reader.store.elements)
+    }
+
+    @Test(
+        "a field whose bytes another program wrote are not UTF-8 is refused at opening, and skipped and told when a running store looks; never saved altered"
+    )
+    func textThatIsNotUTF8() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("a.sqlite")
+        let (louvre, orsay) = (Attraction(name: "Louvre"), Attraction(name: "Orsay"))
+        try await SQLiteListFile.write([louvre, orsay], to: url)
+        let reader = try await openFollowingOnlyWhenAsked(url)
+        // "Or", a lone byte C3 and FF, then "sa": read as U+FFFD, a later edit of its notes
+        // would have written the name back with the two bytes replaced.
+        try RawSQLite(url).execute(
+            "UPDATE elements SET name = CAST(x'4F72C3FF7361' AS TEXT) WHERE id = '\(orsay.id)'")
+        reader.persistence.lookForChanges()
+        #expect(
+            await eventually { reader.store.notice.value?.message.contains("not UTF-8") == true })
+        #expect(reader.store.elements.map(\.name) == ["Louvre", "Orsay"])
+        try await reader.persistence.close()
+
+        await #expect {
+            try await AttractionStore.openDatabase(at: url)
+        } throws: { error in
+            "\(error)".contains(
+                "row 2: attraction \(orsay.id), field “name”: its text is not UTF-8")
+        }
+        let stored = try RawSQLite(url).rows(
+            "SELECT hex(name) FROM elements WHERE id = '\(orsay.id)'")
+        #expect(stored == [["4F72C3FF7361"]])
     }
 }

@@ -57,7 +57,7 @@ struct RowBatchTests {
     }
 
     @Test(
-        "text is read as UTF-8 where it is decoded: a multi-byte title whole, bytes that are not UTF-8 repaired"
+        "text is read as UTF-8 where it is decoded: a multi-byte title whole; bytes that are not UTF-8 are told, never read altered"
     )
     func textAsUTF8() {
         let decoded = Bookmark.decodedRows(distinctIDs: false) { hand in
@@ -65,12 +65,39 @@ struct RowBatchTests {
                 batch([
                     [Array("1".utf8), Array("Café “Zürich” 🚲".utf8), nil],
                     [Array("2".utf8), [0x41, 0xFF, 0x42], nil],
+                    [Array("3".utf8), Array("Docs".utf8), [0xED, 0xA0, 0x80]],
                 ]))
         }
-        #expect(decoded.list.elements.map(\.title) == ["Café “Zürich” 🚲", "A\u{FFFD}B"])
-        #expect(decoded.problems.isEmpty)
+        #expect(decoded.list.elements.map(\.title) == ["Café “Zürich” 🚲"])
+        #expect(decoded.problems.map(\.row) == [2, 3])
+        #expect(
+            decoded.problems.first?.reason.hasPrefix(
+                "bookmark 2, field “title”: its text is not UTF-8") == true)
     }
 
+    @Test(
+        "an id in two rows of a table that does not keep ids once: the second is told, naming the first"
+    )
+    func repeatedIDs() {
+        let decoded = Bookmark.decodedRows(distinctIDs: false) { hand in
+            hand(
+                batch([
+                    [Array("1".utf8), Array("A".utf8), nil],
+                    [Array("x".utf8), Array("B".utf8), nil],
+                ]))
+            hand(
+                batch([
+                    [Array("1".utf8), Array("C".utf8), nil],
+                    [Array("2".utf8), Array("D".utf8), nil],
+                ]))
+        }
+        #expect(decoded.list.elements.map(\.title) == ["A", "D"])
+        #expect(decoded.problems.map(\.row) == [2, 3])
+        #expect(decoded.problems.last?.reason == "bookmark 1: its id is row 1's too")
+        #expect(
+            Bookmark.refusal(decoded.problems)
+                == "row 2: its id “x” is not the id of a bookmark, as written here (and row 3)")
+    }
     @Test(
         "each row that cannot be taken in is told by its row in the whole list, whatever its batch")
     func problemsByRow() {
