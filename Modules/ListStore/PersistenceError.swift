@@ -28,7 +28,7 @@ public enum PersistenceError: Error, Sendable, Equatable, CustomStringConvertibl
         case .corrupt(let path, let reason):
             "cannot read \(path): it is not a valid document (\(reason)); the file was left untouched"
         case .brokenRule(let path, let reason):
-            "cannot load \(path): \(reason); the file was left untouched (fix or remove that row by hand)"
+            "cannot load \(path): \(reason); nothing was written to it (fix or remove the rows named, by hand)"
         case .newerVersion(let path, let found, let supported):
             "cannot read \(path): it is in format version \(found), and this program reads versions up to \(supported); use a newer version of the program"
         case .migrationFailed(let path, let version, let reason):
