@@ -62,7 +62,20 @@ public struct RowBatch: Sendable {
     /// Row `row`'s text for field `field` (from 0): `nil` if it is `NULL`, `.some(nil)` if its
     /// bytes are not UTF-8 (another program's; read with U+FFFD, an edit would store it altered).
     @usableFromInline package func text(_ row: Int, field: Int) -> String?? {
-        withCell(row, field + 1) { $0.map { String(validating: $0, as: UTF8.self) } }
+        withCell(row, field + 1) { cell in
+            cell.map { bytes in
+                // A repair changes the bytes, so the text is theirs only if it reads back as
+                // they are (`String(validating:)` took a third more of an opening's time).
+                var text = String(decoding: bytes, as: UTF8.self)
+                let isExact = text.withUTF8 { read in
+                    guard read.count == bytes.count, let start = read.baseAddress,
+                        let original = bytes.baseAddress
+                    else { return read.count == bytes.count }
+                    return memcmp(start, original, read.count) == 0
+                }
+                return isExact ? text : nil
+            }
+        }
     }
 
     private func withCell<T>(_ row: Int, _ cell: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> T)
