@@ -215,7 +215,7 @@ extension ListTable {
         }
         try withConnection { connection in
             try connection.transaction {
-                try connection.run("SELECT pg_advisory_xact_lock(7270201)")
+                try TableSchema.takeSetUpTurn(connection)
                 try connection.run(TableSchema.lists)
                 try connection.run(TableSchema.tracking)
                 let taken =

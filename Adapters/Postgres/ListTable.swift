@@ -109,8 +109,7 @@ actor ListTable<Element: RowListElement> {
     ) {
         try withConnection { connection in
             try connection.transaction {
-                // One client makes the shared function and tables at a time.
-                try connection.run("SELECT pg_advisory_xact_lock(7270201)")
+                try TableSchema.takeSetUpTurn(connection)
                 try connection.run(TableSchema.lists)
                 // Written only when it is not this code's: DDL on every opening would take locks
                 // and change the catalog each time.

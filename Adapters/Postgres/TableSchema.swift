@@ -22,6 +22,16 @@ enum TableSchema {
     /// How many changes a tombstone is kept: a client further behind reads the whole list.
     static let tombstoneWindow = 100_000
 
+    /// Waits for this client's turn to make the shared function and tables (one client at a
+    /// time), in the transaction begun: for up to a minute, since a burst of openings, or another
+    /// client creating a long list, holds the turn longer than an edit waits for a lock; the
+    /// connection's own lock wait applies again after it.
+    static func takeSetUpTurn(_ connection: PostgresConnection) throws {
+        try connection.run("SET LOCAL lock_timeout = '60s'")
+        try connection.run("SELECT pg_advisory_xact_lock(7270201)")
+        try connection.run("SET LOCAL lock_timeout TO DEFAULT")
+    }
+
     static let lists = """
         CREATE TABLE IF NOT EXISTS mvclayers_lists (
             list text PRIMARY KEY,

@@ -74,9 +74,10 @@ enum DatabaseSchema {
         ) == 5
     }
 
-    /// Makes the counter's one row again, from the newest change a row or tombstone records, and
-    /// with every tombstone counted as pruned: a reader that was behind reads the whole list.
-    static func remakeCounter(_ connection: SQLiteConnection) throws {
+    /// Makes the counter's one row again and returns its `last`: from the newest change a row or
+    /// tombstone records, with every tombstone counted as pruned (a reader that was behind reads
+    /// the whole list).
+    static func remakeCounter(_ connection: SQLiteConnection) throws -> Int64 {
         try connection.execute(
             """
             DELETE FROM change_counter;
@@ -87,6 +88,7 @@ enum DatabaseSchema {
             INSERT OR REPLACE INTO change_log (counter, stamp)
                 SELECT last, random() FROM change_counter;
             """)
+        return try connection.integer("SELECT last FROM change_counter") ?? 0
     }
 
     /// The stamp the change log holds for change `counter`, if it holds one.
@@ -280,7 +282,7 @@ enum DatabaseSchema {
                     """)
             }
             if try connection.integer("SELECT count(*) FROM change_counter") != 1 {
-                try remakeCounter(connection)
+                _ = try remakeCounter(connection)
             }
             try connection.execute("PRAGMA user_version = \(Self.version)")
         }

@@ -19,10 +19,8 @@ extension ListDatabase {
                 if version != DatabaseSchema.version { throw DatabaseSchema.notMine(path) }
                 let counter = "SELECT last FROM change_counter"
                 // A counter row another program deleted is made again, or every write would fail.
-                if try connection.integer(counter) == nil {
-                    try DatabaseSchema.remakeCounter(connection)
-                }
-                let before = try connection.integer(counter) ?? 0
+                let before =
+                    try connection.integer(counter) ?? DatabaseSchema.remakeCounter(connection)
                 let outcome = try apply(write, in: connection)
                 let after = try connection.integer(counter) ?? 0
                 return (outcome, before, after, try DatabaseSchema.stamp(of: after, in: connection))
@@ -112,10 +110,7 @@ extension ListDatabase {
     private func storedRow(_ key: SQLiteValue, _ connection: SQLiteConnection) throws -> Element?? {
         let fields = ContiguousArray(Element.fields)
         var found: Element?? = nil
-        try connection.rows(
-            "SELECT id, \(fields.map(DatabaseSchema.reading).joined(separator: ", ")) FROM elements WHERE id = ?",
-            [key]
-        ) { row in
+        try connection.rows(selectStatement, [key]) { row in
             var batch = RowBatch(fields: fields.count)
             for column in 0...fields.count { row.withText(column) { batch.append($0) } }
             found = .some(Element.decoded(row: 0, of: batch, fields: fields).element)

@@ -30,6 +30,11 @@ actor ListDatabase<Element: SQLiteListElement> {
         let values = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         return "INSERT INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
     }()
+    /// Reads the row with an id: the id, then each described field.
+    let selectStatement: String = {
+        let columns = Element.fields.map(DatabaseSchema.reading).joined(separator: ", ")
+        return "SELECT id, \(columns) FROM elements WHERE id = ?"
+    }()
     /// Sets every described field of the row with an id (the id first, then each field).
     let updateStatement: String = {
         let columns = Element.fields.enumerated().map { index, field in
@@ -158,9 +163,7 @@ actor ListDatabase<Element: SQLiteListElement> {
     private var isInUnwritableFolder: Bool { access(folder, W_OK) != 0 }
 
     func connected() throws(PersistenceError) -> SQLiteConnection {
-        guard let connection else {
-            throw .unwritable(path: path, reason: "the database is closed")
-        }
+        guard let connection else { throw .unwritable(path: path, reason: "it is closed") }
         return connection
     }
 

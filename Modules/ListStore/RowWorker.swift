@@ -42,8 +42,9 @@ package final class RowWorker<Database: RowDatabase> {
             status.value = .failed(refusal(), attempts: state.notTaken)
             return
         }
-        if state.failures == 0 { status.value = .pending }
+        // Begun first: the write's hop to the database is under way while the status is told.
         startWorking()
+        if state.failures == 0 { status.value = .pending }
     }
 
     /// Returns once every edit made before the call is written, however often others commit.
