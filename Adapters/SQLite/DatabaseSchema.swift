@@ -21,15 +21,9 @@ enum DatabaseSchema {
     /// clock does); a process that was stopped or asleep for longer reads everything once.
     static var tombstoneWindow: Int64 { 100_000 }
     /// Records the change the counter just reached in `change_log` with a random stamp, by which a
-    /// reader knows the file still holds the history it took in; pruned every 1,024 changes.
-    private static var logChange: String {
-        """
-            INSERT OR REPLACE INTO change_log (counter, stamp)
-                SELECT last, random() FROM change_counter;
-            DELETE FROM change_log WHERE (SELECT last % 1024 FROM change_counter) = 0
-                AND counter <= (SELECT last FROM change_counter) - \(tombstoneWindow);
-        """
-    }
+    /// reader knows the file still holds the history it took in (pruned by `change_log_pruned`).
+    private static let logChange =
+        "    INSERT OR REPLACE INTO change_log (counter, stamp) SELECT last, random() FROM change_counter;"
 
     /// The log, the indexes and the triggers of the elements table (made again when the table
     /// is rebuilt, or when another program dropped one).
@@ -38,6 +32,10 @@ enum DatabaseSchema {
         CREATE TABLE IF NOT EXISTS change_log (counter INTEGER PRIMARY KEY, stamp INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS elements_by_rank ON elements (rank);
         CREATE INDEX IF NOT EXISTS elements_by_change ON elements (row_change);
+        CREATE TRIGGER IF NOT EXISTS change_log_pruned AFTER INSERT ON change_log
+            WHEN NEW.counter % 1024 = 0 BEGIN
+            DELETE FROM change_log WHERE counter <= NEW.counter - \(tombstoneWindow);
+        END;
         CREATE TRIGGER elements_inserted AFTER INSERT ON elements BEGIN
             UPDATE change_counter SET last = last + 1;
         \(logChange)
@@ -66,12 +64,13 @@ enum DatabaseSchema {
         """
     }
 
-    /// Whether the elements table has its three triggers, its change index and the change log:
-    /// without them a change goes unrecorded, and other processes never see it.
+    /// Whether the elements table has its three triggers, its change index, and the change log
+    /// with its pruning trigger (a file made before that trigger is given it at opening): without
+    /// them a change goes unrecorded, and other processes never see it.
     static func isTracking(_ connection: SQLiteConnection) throws -> Bool {
         try connection.integer(
-            "SELECT count(*) FROM sqlite_master WHERE name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change', 'change_log')"
-        ) == 5
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change', 'change_log', 'change_log_pruned')"
+        ) == 6
     }
 
     /// Makes the counter's one row again and returns its `last`: from the newest change a row or

@@ -171,4 +171,70 @@ struct SQLiteTamperingTests {
         #expect(store.elements[1].notes == "unrecorded")
         try await persistence.close()
     }
+    @Test("the change log prunes itself once every 1,024 changes, keeping the last 100,000")
+    func changeLogPrunedEvery1024Changes() async throws {
+        let (folder, url, _, persistence) = try await openWithFive()
+        defer { withExtendedLifetime(folder) {} }
+        try await persistence.close()
+        // Another program's edits, the counter first set just below a multiple of 1,024: the log
+        // keeps its old entries until the change that reaches it, then only the last 100,000.
+        let counts = try await OtherSQLiteProgram.run(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            old = "SELECT count(*) FROM change_log WHERE counter <= 104800"
+            db.execute("UPDATE change_counter SET last = 204798")
+            db.execute("UPDATE elements SET notes = 'one' WHERE name = 'A'")
+            print(db.execute(old).fetchone()[0])
+            db.execute("UPDATE elements SET notes = 'two' WHERE name = 'A'")
+            print(db.execute(old).fetchone()[0])
+            print(db.execute("SELECT count(*) FROM change_log WHERE counter = 204800").fetchone()[0])
+            """, url)
+        #expect(counts.split(separator: "\n") == ["5", "0", "1"])
+    }
+
+    @Test(
+        "a file the build before made (its log pruned at each change) is given the pruning trigger at opening, and an open process keeps up"
+    )
+    func changeLogTriggerGivenToAnOlderFile() async throws {
+        let (folder, url, store, persistence) = try await openWithFive()
+        defer { withExtendedLifetime(folder) {} }
+        // The triggers as the build before made them: the log pruned inside each change's.
+        try await sql(
+            url,
+            """
+            DROP TRIGGER change_log_pruned;
+            DROP TRIGGER elements_updated;
+            CREATE TRIGGER elements_updated AFTER UPDATE ON elements
+                WHEN NEW.row_change IS OLD.row_change BEGIN
+                UPDATE change_counter SET last = last + 1;
+                INSERT OR REPLACE INTO change_log (counter, stamp)
+                    SELECT last, random() FROM change_counter;
+                DELETE FROM change_log WHERE (SELECT last % 1024 FROM change_counter) = 0
+                    AND counter <= (SELECT last FROM change_counter) - 100000;
+                UPDATE elements SET row_change = (SELECT last FROM change_counter)
+                    WHERE rowid = NEW.rowid;
+            END;
+            UPDATE elements SET notes = 'by the build before' WHERE name = 'C';
+            """)
+        let (_, other) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        try await other.close()
+
+        let triggers = try await OtherSQLiteProgram.run(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            for (sql,) in db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"):
+                print("prunes" if "DELETE FROM change_log" in sql else "does not prune")
+            """, url)
+        // change_log_pruned, elements_deleted, elements_inserted, elements_updated.
+        #expect(
+            triggers.split(separator: "\n") == [
+                "prunes", "does not prune", "does not prune", "does not prune",
+            ])
+        #expect(try await caughtUp(store, persistence, url))
+        #expect(store.elements.map(\.name) == ["A", "B", "C", "D", "E"])
+        #expect(store.elements[2].notes == "by the build before")
+        try await persistence.close()
+    }
 }
