@@ -64,14 +64,17 @@ enum DatabaseSchema {
         """
     }
 
-    /// Whether the elements table has its three triggers, its change index, and the change log
-    /// with its pruning trigger (a file made before that trigger is given it at opening): without
-    /// them a change goes unrecorded, and other processes never see it.
+    /// Whether the elements table has its three triggers, its change index and the change log:
+    /// without them a change goes unrecorded, and other processes never see it.
     static func isTracking(_ connection: SQLiteConnection) throws -> Bool {
         try connection.integer(
-            "SELECT count(*) FROM sqlite_master WHERE name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change', 'change_log', 'change_log_pruned')"
-        ) == 6
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('elements_inserted', 'elements_updated', 'elements_deleted', 'elements_by_change', 'change_log')"
+        ) == 5
     }
+
+    /// Whether the log prunes itself (a file made before it pruned in each change's trigger).
+    private static let prunesLog =
+        "SELECT count(*) = 1 FROM sqlite_master WHERE name = 'change_log_pruned'"
 
     /// Makes the counter's one row again and returns its `last`: from the newest change a row or
     /// tombstone records, with every tombstone counted as pruned (a reader that was behind reads
@@ -228,7 +231,7 @@ enum DatabaseSchema {
         let existing = try elementColumns(connection)
         if version == Self.version, Element.fields.allSatisfy({ existing.contains($0.name) }),
             try TypedColumns.mistyped(connection, for: Element.self).isEmpty,
-            try isTracking(connection),
+            try isTracking(connection), try connection.integer(prunesLog) == 1,
             try connection.integer("SELECT count(*) FROM change_counter") == 1
         {
             return
@@ -264,20 +267,20 @@ enum DatabaseSchema {
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) \(columnType(field))")
             }
             try TypedColumns.retype(connection, for: Element.self)
-            // Another program dropped a trigger, index or log, or emptied the counter: put back,
-            // in a new stretch of changes every reader reads whole once (the edits made meanwhile
-            // were never recorded).
-            if try !isTracking(connection) {
+            // Another program dropped a trigger, index or log, or emptied the counter: put back, in
+            // a new stretch every reader reads whole once (edits made meanwhile went unrecorded).
+            // Triggers that pruned the log at each change (a file made before) are made again.
+            let recorded = try isTracking(connection)
+            if try !recorded || connection.integer(prunesLog) != 1 {
                 try connection.execute(
                     """
                     DROP TRIGGER IF EXISTS elements_inserted;
                     DROP TRIGGER IF EXISTS elements_updated;
                     DROP TRIGGER IF EXISTS elements_deleted;
-                    DROP INDEX IF EXISTS elements_by_change;
+                    \(recorded ? "" : "DROP INDEX IF EXISTS elements_by_change;")
                     \(elementTracking)
-                    UPDATE change_counter SET last = last + 1, pruned = last + 1;
-                    INSERT OR REPLACE INTO change_log (counter, stamp)
-                        SELECT last, random() FROM change_counter;
+                    \(recorded ? "" : "UPDATE change_counter SET last = last + 1, pruned = last + 1;")
+                    \(recorded ? "" : logChange)
                     """)
             }
             if try connection.integer("SELECT count(*) FROM change_counter") != 1 {

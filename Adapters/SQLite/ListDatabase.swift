@@ -31,10 +31,8 @@ actor ListDatabase<Element: SQLiteListElement> {
         return "INSERT INTO elements (\(columns.joined(separator: ", "))) VALUES (\(values))"
     }()
     /// Reads the row with an id: the id, then each described field.
-    let selectStatement: String = {
-        let columns = Element.fields.map(DatabaseSchema.reading).joined(separator: ", ")
-        return "SELECT id, \(columns) FROM elements WHERE id = ?"
-    }()
+    let selectStatement =
+        "SELECT id, \(Element.fields.map(DatabaseSchema.reading).joined(separator: ", ")) FROM elements WHERE id = ?"
     /// Sets every described field of the row with an id (the id first, then each field).
     let updateStatement: String = {
         let columns = Element.fields.enumerated().map { index, field in
@@ -92,8 +90,7 @@ actor ListDatabase<Element: SQLiteListElement> {
 
     /// The list in the file, read without writing anything.
     func readOnly() throws(PersistenceError) -> [Element] {
-        let connection = try sqliteCall { try connect(readOnly: true) }.0
-        return try read(connection).list.elements
+        try read(try sqliteCall { try connect(readOnly: true) }.0).list.elements
     }
 
     /// The schema version, the last change and every row, read in one transaction and decoded;

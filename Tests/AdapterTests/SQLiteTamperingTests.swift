@@ -217,8 +217,19 @@ struct SQLiteTamperingTests {
             END;
             UPDATE elements SET notes = 'by the build before' WHERE name = 'C';
             """)
+        let counter = """
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute("SELECT last, pruned FROM change_counter").fetchone())
+            """
+        // Looked at as it is, the older triggers record every change, and nothing is told.
+        #expect(try await caughtUp(store, persistence, url))
+        #expect(store.elements[2].notes == "by the build before")
+        #expect(store.notice.value == nil)
+        let before = try await OtherSQLiteProgram.run(counter, url)
         let (_, other) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
         try await other.close()
+        // Made again in one transaction, nothing went unrecorded: no new stretch of changes.
+        #expect(try await OtherSQLiteProgram.run(counter, url) == before)
 
         let triggers = try await OtherSQLiteProgram.run(
             """
