@@ -266,17 +266,18 @@ enum DatabaseSchema {
                 try connection.execute(
                     "ALTER TABLE elements ADD COLUMN \(quoted(field.name)) \(columnType(field))")
             }
-            try TypedColumns.retype(connection, for: Element.self)
-            // Another program dropped a trigger, index or log, or emptied the counter: put back, in
-            // a new stretch every reader reads whole once (edits made meanwhile went unrecorded).
-            // Triggers that pruned the log at each change (a file made before) are made again.
+            // Asked before a retype, which makes the triggers again with the table.
             let recorded = try isTracking(connection)
+            try TypedColumns.retype(connection, for: Element.self)
+            // Tracking another program dropped: put back, in a new stretch every reader reads
+            // whole once; older triggers (pruning the log at each change) made again.
             if try !recorded || connection.integer(prunesLog) != 1 {
                 try connection.execute(
                     """
                     DROP TRIGGER IF EXISTS elements_inserted;
                     DROP TRIGGER IF EXISTS elements_updated;
                     DROP TRIGGER IF EXISTS elements_deleted;
+                    DROP TRIGGER IF EXISTS change_log_pruned;
                     \(recorded ? "" : "DROP INDEX IF EXISTS elements_by_change;")
                     \(elementTracking)
                     \(recorded ? "" : "UPDATE change_counter SET last = last + 1, pruned = last + 1;")

@@ -248,4 +248,33 @@ struct SQLiteTamperingTests {
         #expect(store.elements[2].notes == "by the build before")
         try await persistence.close()
     }
+    @Test(
+        "an edit made while another program's rebuild of the table had dropped the triggers is seen, though the next opening retypes the table"
+    )
+    func editWhileRebuiltWithoutTriggers() async throws {
+        let (folder, url, store, persistence) = try await openWithFive()
+        defer { withExtendedLifetime(folder) {} }
+        // Rebuilt with a column type of its own (dropping the table drops its triggers), and a
+        // row edited before the triggers are back: that edit is recorded nowhere.
+        try await sql(
+            url,
+            """
+            BEGIN;
+            CREATE TABLE rebuilt (id TEXT PRIMARY KEY NOT NULL, rank INTEGER NOT NULL,
+                row_change INTEGER NOT NULL DEFAULT 0, name VARCHAR, notes TEXT);
+            INSERT INTO rebuilt SELECT id, rank, row_change, name, notes FROM elements;
+            DROP TABLE elements;
+            ALTER TABLE rebuilt RENAME TO elements;
+            UPDATE elements SET name = 'unrecorded' WHERE name = 'B';
+            COMMIT;
+            """)
+        // Another program opens it: the table is retyped, its triggers made again with it, and
+        // a new stretch of changes begun, which the open process reads whole.
+        let (_, other) = try await AttractionStore.openDatabase(at: url, pollInterval: nil)
+        try await other.close()
+
+        #expect(try await caughtUp(store, persistence, url))
+        #expect(store.elements.map(\.name) == ["A", "unrecorded", "C", "D", "E"])
+        try await persistence.close()
+    }
 }
