@@ -74,7 +74,7 @@ enum DatabaseSchema {
 
     /// Whether the log prunes itself (a file made before it pruned in each change's trigger).
     private static let prunesLog =
-        "SELECT count(*) = 1 FROM sqlite_master WHERE name = 'change_log_pruned'"
+        "SELECT count(*) = 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'change_log_pruned'"
 
     /// Makes the counter's one row again and returns its `last`: from the newest change a row or
     /// tombstone records, with every tombstone counted as pruned (a reader that was behind reads

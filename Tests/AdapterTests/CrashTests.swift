@@ -106,7 +106,12 @@ struct CrashTests {
         while ContinuousClock.now < deadline {
             var info = siginfo_t()
             if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 {
-                if info._sifields._sigchld.si_pid == pid { return info.si_code == CLD_KILLED }
+                #if canImport(Glibc)
+                    let ended = info._sifields._sigchld.si_pid
+                #else
+                    let ended = info.si_pid
+                #endif
+                if ended == pid { return info.si_code == CLD_KILLED }
             } else if errno == ECHILD {
                 // `Process` reaped it already, and knows how it ended once it says so.
                 while writer.isRunning, ContinuousClock.now < deadline {

@@ -184,13 +184,17 @@ struct SQLiteTamperingTests {
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             old = "SELECT count(*) FROM change_log WHERE counter <= 104800"
             db.execute("UPDATE change_counter SET last = 204798")
+            db.execute("INSERT INTO change_log (counter, stamp) VALUES (104800, 1), (104801, 1)")
             db.execute("UPDATE elements SET notes = 'one' WHERE name = 'A'")
             print(db.execute(old).fetchone()[0])
             db.execute("UPDATE elements SET notes = 'two' WHERE name = 'A'")
             print(db.execute(old).fetchone()[0])
             print(db.execute("SELECT count(*) FROM change_log WHERE counter = 204800").fetchone()[0])
+            print(db.execute("SELECT count(*) FROM change_log WHERE counter = 104801").fetchone()[0])
             """, url)
-        #expect(counts.split(separator: "\n") == ["5", "0", "1"])
+        // The five opening changes and 104,800 kept, then gone; 204,800 and 104,801 (the last
+        // 100,000 changes) kept.
+        #expect(counts.split(separator: "\n") == ["6", "0", "1", "1"])
     }
 
     @Test(
@@ -275,6 +279,13 @@ struct SQLiteTamperingTests {
 
         #expect(try await caughtUp(store, persistence, url))
         #expect(store.elements.map(\.name) == ["A", "unrecorded", "C", "D", "E"])
+        let type = try await OtherSQLiteProgram.run(
+            """
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute(
+                "SELECT type FROM pragma_table_info('elements') WHERE name = 'name'").fetchone()[0])
+            """, url)
+        #expect(type == "TEXT", "the table was retyped (the case this test is about)")
         try await persistence.close()
     }
 }
