@@ -345,4 +345,31 @@ struct SQLiteStoreTests {
         #expect(try await SQLiteListFile<Attraction>.read(from: url).map(\.name) == ["Louvre"])
         #expect(try Data(contentsOf: url) == bytes)
     }
+    @Test(
+        "a save-status handler that edits the store when it hears pending has both edits saved, in order"
+    )
+    func handlerEditsWhileTold() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("h.sqlite")
+        let (store, persistence) = try await openFollowingOnlyWhenAsked(url)
+        var seen: [SaveStatus] = []
+        let token = persistence.saveStatus.observe(options: .new) { change in
+            guard let status = change.newValue else { return }
+            seen.append(status)
+            // The write of the first edit is already under way when this is told.
+            if status == .pending, store.count == 1 { try? store.add(Attraction(name: "second")) }
+        }
+        try store.add(Attraction(name: "first"))
+        try await persistence.flush()
+
+        #expect(store.elements.map(\.name) == ["first", "second"])
+        #expect(try ListOnDisk.read(url) == store.elements)
+        #expect(seen.first == .pending)
+        #expect(seen.last == .saved)
+        #expect(
+            !seen.dropLast().contains(.saved),
+            "saved told before the second edit was written: \(seen)")
+        withExtendedLifetime(token) {}
+        try await persistence.close()
+    }
 }
